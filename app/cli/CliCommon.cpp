@@ -1,0 +1,103 @@
+#include "CliCommon.h"
+
+#include <cstdio>
+
+namespace jbcli {
+
+QTextStream& out()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+
+QTextStream& err()
+{
+    static QTextStream s(stderr);
+    return s;
+}
+
+int usageError(const QString& command, const QString& message)
+{
+    err() << command << ": " << message << Qt::endl;
+    return 2;
+}
+
+QString toQ(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string toStd(const QString& s)
+{
+    return s.toStdString();
+}
+
+void addCounterOptions(QCommandLineParser& p)
+{
+    const jb::CounterOptions d;
+    p.addOption({QStringLiteral("rapl-zone"),
+                 QStringLiteral("Powercap zone folder for the plain 'rapl' counter (default "
+                                "/sys/class/powercap/intel-rapl:0)."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("powercap-root"),
+                 QStringLiteral("Folder where 'rapl:NAME' zones are looked up (default %1).")
+                     .arg(toQ(d.powercap_root)),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("proc-root"),
+                 QStringLiteral("The /proc folder to read CPU time from (default %1).").arg(toQ(d.proc_root)),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("nvml-library"),
+                 QStringLiteral("NVML library to load for 'nvml' counters (default %1).").arg(toQ(d.nvml_library)),
+                 QStringLiteral("PATH")});
+    p.addOption({QStringLiteral("sim-idle-w"),
+                 QStringLiteral("sim counter: idle power in W (default %1).").arg(d.sim.idle_w),
+                 QStringLiteral("W")});
+    p.addOption({QStringLiteral("sim-noise-w"),
+                 QStringLiteral("sim counter: sd of the Gaussian power noise in W (default %1).").arg(d.sim.noise_sd_w),
+                 QStringLiteral("W")});
+    p.addOption({QStringLiteral("sim-core-w"),
+                 QStringLiteral("sim counter: W per fully busy core of the child (default %1).").arg(d.sim.w_per_core),
+                 QStringLiteral("W")});
+    p.addOption({QStringLiteral("sim-seed"),
+                 QStringLiteral("sim counter: seed of the noise (default %1).").arg(d.sim.seed),
+                 QStringLiteral("N")});
+}
+
+jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p)
+{
+    jb::CounterOptions o;
+    if (p.isSet(QStringLiteral("rapl-zone")))
+        o.rapl_zone = toStd(p.value(QStringLiteral("rapl-zone")));
+    if (p.isSet(QStringLiteral("powercap-root")))
+        o.powercap_root = toStd(p.value(QStringLiteral("powercap-root")));
+    if (p.isSet(QStringLiteral("proc-root")))
+        o.proc_root = toStd(p.value(QStringLiteral("proc-root")));
+    if (p.isSet(QStringLiteral("nvml-library")))
+        o.nvml_library = toStd(p.value(QStringLiteral("nvml-library")));
+    auto number = [&](const char* name, double& into, double min) -> jb::Status {
+        const QString n = QString::fromLatin1(name);
+        if (!p.isSet(n))
+            return jb::Ok{};
+        bool ok = false;
+        const double v = p.value(n).toDouble(&ok);
+        if (!ok || !(v >= min))
+            return jb::Error{"--" + std::string(name) + " takes a number >= " + std::to_string(min) +
+                             ", not '" + toStd(p.value(n)) + "'"};
+        into = v;
+        return jb::Ok{};
+    };
+    for (auto st : {number("sim-idle-w", o.sim.idle_w, 0), number("sim-noise-w", o.sim.noise_sd_w, 0),
+                    number("sim-core-w", o.sim.w_per_core, 0)})
+        if (!st)
+            return jb::Error{st.error()};
+    if (p.isSet(QStringLiteral("sim-seed"))) {
+        bool ok = false;
+        o.sim.seed = p.value(QStringLiteral("sim-seed")).toULongLong(&ok);
+        if (!ok)
+            return jb::Error{"--sim-seed takes a non-negative integer, not '" +
+                             toStd(p.value(QStringLiteral("sim-seed"))) + "'"};
+    }
+    return o;
+}
+
+}  // namespace jbcli

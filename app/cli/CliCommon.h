@@ -1,0 +1,26 @@
+#pragma once
+// What the subcommands share: output streams, the counter flags, reading records.
+#include "base/Result.h"
+#include "counters/CounterRegistry.h"
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QTextStream>
+
+namespace jbcli {
+
+QTextStream& out();  // standard output (records, tables)
+QTextStream& err();  // standard error (progress lines, messages)
+
+// "joulebench-cli measure: <message>" on stderr; returns kUsage (2).
+int usageError(const QString& command, const QString& message);
+
+// The flags that say where counters are read: --rapl-zone, --powercap-root, --proc-root,
+// --nvml-library, --sim-idle-w, --sim-noise-w, --sim-core-w, --sim-seed.
+void addCounterOptions(QCommandLineParser& p);
+jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p);
+
+QString toQ(const std::string& s);
+std::string toStd(const QString& s);
+
+}  // namespace jbcli

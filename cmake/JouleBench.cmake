@@ -1,0 +1,21 @@
+# Project-wide helpers. Everything is target-scoped: no global include_directories or flags.
+
+# Warnings and Qt safety defines, linked by every target of the project.
+add_library(jb_build_flags INTERFACE)
+target_compile_options(jb_build_flags INTERFACE
+  $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall -Wextra -Wpedantic>
+  $<$<AND:$<BOOL:${JB_WERROR}>,$<CXX_COMPILER_ID:GNU,Clang,AppleClang>>:-Werror>)
+target_compile_definitions(jb_build_flags INTERFACE
+  QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_URL_CAST_FROM_STRING QT_NO_FOREACH
+  QT_USE_QSTRINGBUILDER)
+
+# jb_add_core_lib(NAME SOURCES ... [DEPS ...]): one static library per room of core/.
+# Rooms link Qt6::Core and nlohmann_json only (plus each other).
+function(jb_add_core_lib name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/core)
+  target_link_libraries(${name} PUBLIC Qt6::Core nlohmann_json::nlohmann_json Threads::Threads ${ARG_DEPS}
+                                PRIVATE jb_build_flags)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

@@ -1,0 +1,52 @@
+#pragma once
+// Every counter JouleBench knows, with its availability (or the exact reason it is not
+// available and the fix), and the one place that builds a counter from a spec.
+#include "base/Result.h"
+#include "counters/EnergyCounter.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+// Parameters of the simulated whole-device counter; all are flags and go into the record.
+struct SimParams {
+    double idle_w = 20.0;        // power with nothing running
+    double noise_sd_w = 0.15;    // sd of the Gaussian noise added to each interval's power
+    double w_per_core = 15.0;    // extra power per fully busy core of the workload
+    std::uint64_t seed = 1;      // seed of the noise generator
+};
+
+// Where the readers look; tests point these at fixtures.
+struct CounterOptions {
+    std::string powercap_root = "/sys/class/powercap";  // where rapl:NAME is resolved
+    std::string rapl_zone;  // --rapl-zone: overrides the zone folder of plain `rapl`
+    std::string proc_root = "/proc";
+    std::string nvml_library = "libnvidia-ml.so.1";
+    SimParams sim;
+};
+
+struct CounterStatus {
+    std::string spec;         // "rapl", "rapl:psys", "task", "sim", "ioreport-gpu", "nvml:0"
+    bool whole_device = true; // sampled every period (false: task, read around rounds)
+    bool available = false;
+    std::string reason;       // why not, with the fix (empty where available)
+    std::string description;  // one line for people
+};
+
+// True for counters the sampler reads every period.
+bool isWholeDeviceSpec(const std::string& spec);
+
+// Every counter this machine could have, each with its availability.
+std::vector<CounterStatus> listCounters(const CounterOptions& opt);
+
+// The best whole-device counter this machine can read ("rapl" where readable, else "sim").
+std::string defaultCounterSpec(const CounterOptions& opt);
+
+// Opens a whole-device counter; the error names the file and the fix.
+Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec,
+                                                   const CounterOptions& opt);
+
+}  // namespace jb

@@ -1,0 +1,35 @@
+#pragma once
+// A whole-device energy counter behind one interface: rapl zone, sim, ioreport-gpu, nvml.
+// Readers take their paths (zone folder, library path, /proc root) so tests feed fixtures.
+#include "base/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace jb {
+
+class EnergyCounter {
+public:
+    virtual ~EnergyCounter() = default;
+
+    // The spec as the user gave it ("rapl", "rapl:psys", "sim", "ioreport-gpu", "nvml:0");
+    // the record's per-round key.
+    virtual std::string spec() const = 0;
+
+    // Cumulative energy in nJ since the counter was opened, wraparound already undone, so the
+    // sampler's interval energy is simply the difference of two reads. Called from the sampler
+    // thread only; an error names the file or call that failed.
+    virtual Result<std::int64_t> readNj() = 0;
+
+    // The counter's own facts for the record's `counter_info` (kind, path, zone name, range,
+    // unit, parameters of a simulated counter ...).
+    virtual nlohmann::ordered_json info() const = 0;
+
+    // The process whose work the run measures (the decoder child); 0 for none. A simulated
+    // counter turns that process's CPU use into power. May be called from any thread.
+    virtual void setWorkloadPid(std::int64_t pid) { (void)pid; }
+};
+
+}  // namespace jb

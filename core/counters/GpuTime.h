@@ -1,0 +1,23 @@
+#pragma once
+// accumulatedGPUTime per process from the I/O Registry (`ioreg -r -c IOAccelerator -l -w0`),
+// for the ioreport-gpu counter's per-round GPU-time share. Parsing is portable and tested on
+// Linux with canned text; running ioreg is macOS only.
+#include "base/Result.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace jb {
+
+using GpuTimes = std::map<std::int64_t, std::int64_t>;  // pid -> accumulated GPU time (ns)
+
+// Each client node's AppUsage accumulatedGPUTime values summed to the pid its
+// IOUserClientCreator names, as the reference.
+GpuTimes parseIoregGpuTimes(std::string_view text);
+
+// Runs the ioreg program (a path, for tests) and parses its output.
+Result<GpuTimes> readGpuTimes(const std::string& ioreg_program = "ioreg");
+
+}  // namespace jb

@@ -1,0 +1,40 @@
+#pragma once
+// `task`: the child's own counters, read around each round once settled (two reads 50 ms
+// apart agree), as the reference. macOS: proc_pid_rusage RUSAGE_INFO_V6 energy, CPU time,
+// billed and serviced energy. Linux: the child's CPU time (all its threads), no energy keys.
+#include "base/Result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace jb {
+
+struct TaskSample {
+    std::optional<double> energy_nj;  // macOS only
+    double cpu_ns = 0;
+    std::optional<double> billed_nj;    // macOS only
+    std::optional<double> serviced_nj;  // macOS only
+};
+
+class TaskReader {
+public:
+    virtual ~TaskReader() = default;
+    // One quick read (no waiting); the session does the settling with a timer.
+    virtual Result<TaskSample> read(std::int64_t pid) = 0;
+};
+
+// The reader for this platform; proc_root is used on Linux.
+std::unique_ptr<TaskReader> makeTaskReader(const std::string& proc_root = "/proc");
+
+// The settled rule: CPU time and energy both unchanged between two reads.
+bool settledPair(const TaskSample& a, const TaskSample& b);
+
+// The per-round `task` object of the record: after - before, keys in the reference's order
+// (energy_nj, cpu_ns, billed_nj, serviced_nj), only those the platform has.
+nlohmann::ordered_json taskDelta(const TaskSample& before, const TaskSample& after);
+
+}  // namespace jb

@@ -1,0 +1,108 @@
+#pragma once
+// The JSON record as values: every key the reference harness writes (same order, meaning,
+// units and types) plus JouleBench's additions, which are only ever new keys.
+// RecordJson.h turns it into JSON and back (errors name the JSON path).
+#include "base/Interval.h"
+#include "stats/Statistics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jb {
+
+using ojson = nlohmann::ordered_json;
+
+// Per-round GPU-time share of the child (ioreport-gpu), as the reference.
+struct GpuTime {
+    std::int64_t child_ns = 0;
+    std::int64_t all_clients_ns = 0;
+    std::optional<double> share;
+    std::vector<std::int64_t> vanished;  // pids present before the round and gone after
+};
+
+struct Round {
+    std::array<double, 3> load_avg_before{};
+    std::int64_t decodes = 0;
+    std::int64_t child_wall_ns = 0;
+    std::int64_t window_ns = 0;
+    std::optional<std::string> child_note;
+    std::array<double, 3> load_avg_after{};
+    // `task`: per-round deltas of the child's own counters, keys as the reference
+    // (energy_nj, cpu_ns, billed_nj, serviced_nj on macOS; cpu_ns alone on Linux).
+    std::optional<ojson> task;
+    std::optional<GpuTime> gpu_time;
+    // One entry per whole-device counter, in the order of the record's `counters`.
+    std::vector<std::pair<std::string, CounterRound>> counters;
+
+    // JouleBench additions.
+    std::optional<std::array<std::int64_t, 2>> window;    // [t0_ns, t1_ns] of the busy window
+    std::optional<std::array<std::array<std::int64_t, 2>, 2>> brackets;  // idle before, after
+
+    const CounterRound* counter(const std::string& spec) const
+    {
+        for (const auto& [k, v] : counters)
+            if (k == spec)
+                return &v;
+        return nullptr;
+    }
+};
+
+struct Host {
+    std::string system;
+    std::string machine;
+    std::int64_t node_cpu = 0;
+};
+
+// The sampler's own figures for one counter over the run.
+struct SamplerFigures {
+    double period_s = 0;
+    std::int64_t intervals = 0;
+    std::int64_t lateness_p50_ns = 0;
+    std::int64_t lateness_p99_ns = 0;
+    std::int64_t lateness_max_ns = 0;
+    std::int64_t missed_deadlines = 0;  // reads that came after the next one was due
+    std::int64_t read_errors = 0;
+    std::optional<std::string> last_error;
+    std::optional<double> update_cadence_ms;  // median time between counter changes
+};
+
+struct Record {
+    // Reference keys, in the reference's order.
+    std::optional<std::string> label;  // null where no --label was given
+    ojson meta = ojson::object();
+    std::vector<Round> rounds;
+    std::int64_t jobs = 0;
+    std::int64_t k = 1;
+    std::vector<std::string> counters;  // every --counter as given, task included
+    double idle_s = 5.0;
+    double sample_s = 0.1;
+    Host host;
+    std::vector<std::string> child;
+
+    // JouleBench additions (absent in the reference's records).
+    std::optional<std::pair<std::string, std::string>> tool;  // name, version
+    std::optional<std::string> status;                      // "complete" or "aborted"
+    std::optional<std::string> error;                       // why it aborted
+    std::vector<std::pair<std::string, ojson>> counter_info;  // spec -> counter's own facts
+    std::vector<std::pair<std::string, SamplerFigures>> sampler;
+    std::vector<std::pair<std::string, std::vector<Interval>>> samples;  // raw intervals
+
+    // Top-level keys neither the reference nor JouleBench knows, kept as they were.
+    ojson extra = ojson::object();
+
+    // The whole-device counters that have per-round figures (rounds' counter keys).
+    std::vector<std::string> wholeDeviceCounters() const;
+    const std::vector<Interval>* samplesOf(const std::string& spec) const;
+    bool isAborted() const { return status && *status == "aborted"; }
+};
+
+// Summary of one counter over the record's rounds (computed, never stored as truth).
+CounterSummary summaryOf(const Record& r, const std::string& spec);
+
+}  // namespace jb
