@@ -1,0 +1,66 @@
+#pragma once
+// One thread per whole-device counter, reading it on absolute deadlines: the k-th read is due
+// at start + k x period, so the mean interval equals the period over any run length. Each
+// interval goes to the sample store; the sampler keeps its own lateness, missed deadlines,
+// read errors and the counter's observed update cadence. A read error is recorded and
+// reported (onError), never a silent stop.
+#include "counters/EnergyCounter.h"
+#include "record/Record.h"
+#include "sampling/SampleStore.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace jb {
+
+class Sampler {
+public:
+    // period_ns > 0. The counter is owned by the sampler and read only on its thread.
+    Sampler(std::unique_ptr<EnergyCounter> counter, std::int64_t period_ns);
+    ~Sampler();  // stops and joins
+    Sampler(const Sampler&) = delete;
+    Sampler& operator=(const Sampler&) = delete;
+
+    // Called on the sampler thread after a failed read (message names the file), at most once
+    // per distinct message in a row. Set before start().
+    void setErrorHandler(std::function<void(const std::string&)> onError);
+
+    // Takes the first read now and starts the thread; an error if the first read fails.
+    Status start();
+    void stop();  // returns within one period
+    bool running() const { return running_.load(); }
+
+    const std::string& spec() const { return spec_; }
+    EnergyCounter& counter() { return *counter_; }  // setWorkloadPid, info (thread-safe ones)
+    nlohmann::ordered_json counterInfo() const;     // counter's info + observed cadence
+    std::shared_ptr<const SampleStore> store() const { return store_; }
+    std::int64_t periodNs() const { return period_ns_; }
+    SamplerFigures figures() const;
+
+private:
+    void loop();
+
+    std::unique_ptr<EnergyCounter> counter_;
+    std::string spec_;
+    std::int64_t period_ns_;
+    std::shared_ptr<SampleStore> store_;
+    std::function<void(const std::string&)> on_error_;
+    std::thread thread_;
+    std::atomic<bool> running_{false};
+    std::atomic<bool> stop_{false};
+
+    mutable std::mutex fig_mutex_;  // guards the figures below
+    std::vector<std::int64_t> lateness_ns_;
+    std::int64_t missed_ = 0;
+    std::int64_t read_errors_ = 0;
+    std::string last_error_;
+    std::vector<std::int64_t> change_times_ns_;  // when the counter's value changed
+};
+
+}  // namespace jb
