@@ -1,0 +1,42 @@
+#pragma once
+// A measurement plan: everything a run needs, as a value. The GUI's form and the CLI's flags
+// both build one and hand it to the same Session.
+#include "base/Result.h"
+#include "counters/CounterRegistry.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+struct Plan {
+    std::optional<std::string> label;           // --label (null in the record when absent)
+    int rounds = 7;                             // --rounds
+    int k = 1;                                  // --k: passes over the child's jobs per round
+    double idle_s = 5.0;                        // --idle-s: each idle bracket
+    double sample_ms = 100.0;                   // --sample-ms: whole-device counter period
+    std::vector<std::string> counters;          // --counter, as given (task included)
+    nlohmann::ordered_json meta = nlohmann::ordered_json::object();  // --meta
+    std::vector<std::string> child;             // argv after --
+    std::string workdir;                        // child's working folder (empty: current)
+    double ready_timeout_s = 300.0;             // --ready-timeout
+    std::optional<double> round_timeout_s;      // --round-timeout (none by default)
+    CounterOptions counter_options;             // where counters are read, sim parameters
+    bool with_samples = false;                  // --samples: raw intervals in the record
+    std::string journal_path;                   // --journal: crash-safe journal (empty: none)
+
+    std::vector<std::string> wholeDeviceCounters() const;
+    bool hasTask() const;
+    bool hasGpuTime() const;  // ioreport-gpu: per-round GPU-time share
+    double periodS() const { return sample_ms / 1000.0; }
+    // Seconds the plan takes if each busy window lasts busy_s.
+    double expectedDurationS(double busy_s) const;
+};
+
+// Checks ranges and consistency; the message names the flag.
+Status validatePlan(const Plan& p);
+
+}  // namespace jb

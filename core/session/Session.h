@@ -1,0 +1,108 @@
+#pragma once
+// One measurement run: the reference's plan and arithmetic, event-driven (timers, QProcess),
+// so Stop acts within a sample period and the GUI can run it on a backend thread.
+//
+//   idle bracket -> [go k ... done -> idle bracket -> 2 sample periods -> round figures] x rounds
+//
+// Signals are past tense and carry values; no exception crosses a thread. A run that fails
+// still emits finished() with an aborted record holding every round done.
+#include "counters/TaskCounter.h"
+#include "record/Record.h"
+#include "sampling/SampleStore.h"
+#include "session/Plan.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jb {
+
+class DecoderChild;
+class Sampler;
+class TaskReader;
+class Journal;
+
+// A moment of the run for the chart (shading) and the status line.
+struct PhaseEvent {
+    enum Kind { IdleStarted, IdleEnded, BusyStarted, BusyEnded };
+    Kind kind = IdleStarted;
+    int round = -1;  // 0-based; -1 for the first idle bracket
+    std::int64_t t_ns = 0;
+};
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(Plan plan, QObject* parent = nullptr);
+    ~Session() override;
+
+    const Plan& plan() const { return plan_; }
+    // The whole-device counters' stores, in plan order; valid from started() on, safe to read
+    // from any thread (each store locks itself).
+    std::vector<std::pair<std::string, std::shared_ptr<const SampleStore>>> stores() const;
+    // The record as measured so far (on the session's thread).
+    Record snapshot() const;
+    bool isRunning() const { return state_ != State::Idle && state_ != State::Finished; }
+
+public slots:
+    void start();
+    // Ends the child and writes an aborted record with every finished round (reason: stopped).
+    void stop();
+
+signals:
+    void started(qint64 origin_ns, QStringList counters);  // counters opened, child starting
+    void childReady(qint64 jobs);
+    void phase(jb::PhaseEvent event);
+    void roundFinished(int index, jb::Round round);
+    void warning(QString message);  // e.g. a counter read failed (the run goes on)
+    // Always emitted once: status "complete" or "aborted" (with error). With plan.with_samples
+    // the raw intervals are in the record.
+    void finished(jb::Record record);
+
+private:
+    enum class State { Idle, Starting, IdleBracket, Busy, Settling, Finished };
+    void openCountersAndChild();
+    void beginIdle();
+    void endIdle();
+    void beginRound();
+    void onDone(const DoneLine& line);
+    void finishRound();
+    void fail(const std::string& reason);
+    void finish(std::optional<std::string> error);
+    void readTaskSettled(std::function<void(Result<TaskSample>)> then);
+    Record baseRecord() const;
+
+    Plan plan_;
+    State state_ = State::Idle;
+    std::vector<std::unique_ptr<Sampler>> samplers_;
+    std::unique_ptr<TaskReader> task_reader_;
+    std::unique_ptr<DecoderChild> child_;
+    std::unique_ptr<Journal> journal_;
+    QTimer idle_timer_;
+    QTimer timeout_timer_;
+    QTimer settle_timer_;
+    std::int64_t origin_ns_ = 0;
+    std::int64_t jobs_ = 0;
+    std::vector<std::array<std::int64_t, 2>> brackets_;
+    std::int64_t idle_t0_ = 0;
+    std::int64_t busy_t0_ = 0, busy_t1_ = 0;
+    Round current_;
+    std::vector<Round> rounds_;
+    std::vector<std::string> warnings_;
+    std::vector<std::size_t> journaled_upto_;  // per sampler: samples already journaled
+    struct TaskState;
+    std::unique_ptr<TaskState> task_;
+};
+
+}  // namespace jb
+
+Q_DECLARE_METATYPE(jb::PhaseEvent)
+Q_DECLARE_METATYPE(jb::Round)
+Q_DECLARE_METATYPE(jb::Record)
