@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace jb {
@@ -29,6 +30,13 @@ public:
 
 // The reader for this platform; proc_root is used on Linux.
 std::unique_ptr<TaskReader> makeTaskReader(const std::string& proc_root = "/proc");
+
+// The fields of a proc_pid_rusage(RUSAGE_INFO_V6) buffer (struct rusage_info_v6), as the
+// reference reads them: little-endian uint64 at byte offsets user 16, system 24, billed energy
+// 264, serviced energy 272, energy 336; cpu_ns = (user + system) x tick_ns (mach_timebase_info
+// numer / denom). Portable, so it is tested on Linux with canned bytes; a field that lies past
+// the end of a short buffer is left empty (cpu_ns: 0).
+TaskSample parseRusageV6(std::span<const std::uint8_t> bytes, double tick_ns);
 
 // The settled rule: CPU time and energy both unchanged between two reads.
 bool settledPair(const TaskSample& a, const TaskSample& b);

@@ -1,0 +1,94 @@
+#include "counters/CpuTime.h"
+
+#include "counters/SysFile.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <ctime>
+#include <unistd.h>
+
+namespace jb {
+
+namespace {
+
+Result<std::int64_t> clockCpuNs(std::int64_t pid)
+{
+    clockid_t id{};
+    // clock_getcpuclockid returns the error number instead of setting errno.
+    if (const int e = clock_getcpuclockid(pid_t(pid), &id); e != 0)
+        return Error{"clock_getcpuclockid(" + std::to_string(pid) + "): " + std::strerror(e)};
+    timespec ts{};
+    if (clock_gettime(id, &ts) != 0)
+        return Error{"clock_gettime(CPU clock of pid " + std::to_string(pid) + "): " + std::strerror(errno)};
+    return std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+Result<std::int64_t> parseProcStatCpuTicks(std::string_view line)
+{
+    const auto close = line.rfind(')');
+    if (close == std::string_view::npos)
+        return Error{"no ')' closing the command name"};
+    // Fields after the command name, counted from 3 (state): utime is 14, stime 15.
+    std::string_view rest = line.substr(close + 1);
+    std::int64_t ticks[2] = {0, 0};
+    int field = 3;
+    std::size_t pos = 0;
+    while (field <= 15) {
+        pos = rest.find_first_not_of(' ', pos);
+        if (pos == std::string_view::npos)
+            return Error{"only " + std::to_string(field - 1) + " fields, utime and stime are fields 14 and 15"};
+        auto end = rest.find_first_of(" \n", pos);
+        if (end == std::string_view::npos)
+            end = rest.size();
+        if (field >= 14) {
+            const std::string_view tok = rest.substr(pos, end - pos);
+            std::int64_t v = 0;
+            const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+            if (r.ec != std::errc{} || r.ptr != tok.data() + tok.size() || v < 0)
+                return Error{"field " + std::to_string(field) + " is '" + std::string(tok) +
+                             "', not a tick count"};
+            ticks[field - 14] = v;
+        }
+        pos = end;
+        ++field;
+    }
+    return ticks[0] + ticks[1];
+}
+
+Result<std::int64_t> procStatCpuNs(std::int64_t pid, const std::string& proc_root)
+{
+    const std::string path = proc_root + "/" + std::to_string(pid) + "/stat";
+    std::string text;
+    if (const int e = readSysFile(path, text); e != 0)
+        return Error{"cannot read " + path + ": " + std::strerror(e)};
+    auto ticks = parseProcStatCpuTicks(text);
+    if (!ticks)
+        return Error{path + ": " + ticks.error()};
+    const long hz = sysconf(_SC_CLK_TCK);
+    if (hz <= 0)
+        return Error{"sysconf(_SC_CLK_TCK) failed, cannot convert " + path + " ticks to ns"};
+    return *ticks * (1'000'000'000 / hz);
+}
+
+Result<std::int64_t> processCpuNs(std::int64_t pid, const std::string& proc_root)
+{
+    if (pid <= 0)
+        return Error{"no process (pid " + std::to_string(pid) + ")"};
+    auto ns = clockCpuNs(pid);
+    if (ns)
+        return ns;
+    auto fallback = procStatCpuNs(pid, proc_root);
+    if (fallback)
+        return fallback;
+    return Error{ns.error() + "; " + fallback.error()};
+}
+
+CpuTimeSource systemCpuTimeSource(const std::string& proc_root)
+{
+    return [proc_root](std::int64_t pid) { return processCpuNs(pid, proc_root); };
+}
+
+}  // namespace jb
