@@ -22,6 +22,9 @@ public:
     // The program exists and is executable (searched on PATH when it has no slash), and the
     // working folder exists; the error says which and how to fix it.
     Status checkLaunchable() const;
+    // Where the child's stderr goes: the harness's own stderr (the reference's behaviour, the
+    // CLI's default) or captured for messages (the GUI). Set before start().
+    void setForwardStderr(bool forward);
 
     void start();  // emits ready(), or failed() (could not start, exited, bad first line)
     void go(int k);  // emits done() or failed()
@@ -42,6 +45,7 @@ signals:
 
 private:
     void onReadyRead();
+    void takeLine();
     void onStderr();
     void onFinished(int code, QProcess::ExitStatus st);
     void onError(QProcess::ProcessError e);
@@ -54,6 +58,7 @@ private:
     QByteArray stderr_tail_;
     Expect expect_ = Expect::Nothing;
     bool exiting_ = false;
+    bool forward_stderr_ = true;
 };
 
 }  // namespace jb

@@ -9,6 +9,7 @@
 #include "sampling/SampleStore.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -44,7 +45,7 @@ public:
     SamplerFigures figures() const;
 
 private:
-    void loop();
+    void loop(std::int64_t first_nj, std::int64_t first_t_ns);
 
     std::unique_ptr<EnergyCounter> counter_;
     std::string spec_;
@@ -54,6 +55,8 @@ private:
     std::thread thread_;
     std::atomic<bool> running_{false};
     std::atomic<bool> stop_{false};
+    std::mutex wake_mutex_;  // with wake_cv_: stop() wakes the thread at once
+    std::condition_variable wake_cv_;
 
     mutable std::mutex fig_mutex_;  // guards the figures below
     std::vector<std::int64_t> lateness_ns_;

@@ -1,0 +1,116 @@
+#include "child/Protocol.h"
+
+#include <charconv>
+#include <cstdio>
+#include <vector>
+
+namespace jb {
+
+namespace {
+
+std::vector<std::string_view> words(std::string_view line)
+{
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; };
+    while (i < line.size()) {
+        while (i < line.size() && space(line[i]))
+            ++i;
+        const std::size_t start = i;
+        while (i < line.size() && !space(line[i]))
+            ++i;
+        if (i > start)
+            out.push_back(line.substr(start, i - start));
+    }
+    return out;
+}
+
+// A whole word as a non-negative integer (Python's int() also takes a sign: allow '+').
+std::optional<std::int64_t> integer(std::string_view w)
+{
+    if (!w.empty() && w.front() == '+')
+        w.remove_prefix(1);
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (ec != std::errc() || p != w.data() + w.size() || v < 0)
+        return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+std::string quoteLine(std::string_view line)
+{
+    std::string out = "'";
+    std::size_t n = 0;
+    for (char c : line) {
+        if (++n > 120) {
+            out += "...";
+            break;
+        }
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", u);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out + "'";
+}
+
+Result<ReadyLine> parseReady(std::string_view line)
+{
+    const auto w = words(line);
+    if (w.empty())
+        return Error{"the child sent an empty line where 'ready <jobs>' was expected"};
+    if (w[0] != "ready")
+        return Error{"the child sent " + quoteLine(line) + " where 'ready <jobs>' was expected"};
+    if (w.size() < 2)
+        return Error{"the child sent " + quoteLine(line) + ": 'ready' needs the number of jobs"};
+    const auto n = integer(w[1]);
+    if (!n)
+        return Error{"the child sent " + quoteLine(line) + ": the number of jobs is not a non-negative integer"};
+    return ReadyLine{*n};
+}
+
+Result<DoneLine> parseDone(std::string_view line)
+{
+    const auto w = words(line);
+    if (w.empty())
+        return Error{"the child sent an empty line where 'done <decodes> <wall-ns>' was expected"};
+    if (w[0] != "done")
+        return Error{"the child sent " + quoteLine(line) + " where 'done <decodes> <wall-ns>' was expected"};
+    if (w.size() < 3)
+        return Error{"the child sent " + quoteLine(line) + ": 'done' needs <decodes> and <wall-ns>"};
+    const auto decodes = integer(w[1]);
+    const auto wall = integer(w[2]);
+    if (!decodes)
+        return Error{"the child sent " + quoteLine(line) + ": <decodes> is not a non-negative integer"};
+    if (!wall)
+        return Error{"the child sent " + quoteLine(line) + ": <wall-ns> is not a non-negative integer"};
+    DoneLine d{*decodes, *wall, std::nullopt};
+    if (w.size() > 3) {
+        std::string note;
+        for (std::size_t i = 3; i < w.size(); ++i) {
+            if (i > 3)
+                note += ' ';
+            note += w[i];
+        }
+        d.note = std::move(note);
+    }
+    return d;
+}
+
+std::string formatGo(int k)
+{
+    return "go " + std::to_string(k) + "\n";
+}
+
+std::string formatExit()
+{
+    return "exit\n";
+}
+
+}  // namespace jb

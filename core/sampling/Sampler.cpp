@@ -1,0 +1,159 @@
+#include "sampling/Sampler.h"
+
+#include "base/Clock.h"
+#include "stats/Statistics.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <chrono>
+
+Q_LOGGING_CATEGORY(lcSampler, "joulebench.sampler")
+
+namespace jb {
+
+namespace {
+// steady_clock is CLOCK_MONOTONIC on Linux and macOS: the same clock as monotonicNs().
+std::chrono::steady_clock::time_point toSteady(std::int64_t t_ns)
+{
+    return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(t_ns));
+}
+}  // namespace
+
+Sampler::Sampler(std::unique_ptr<EnergyCounter> counter, std::int64_t period_ns)
+    : counter_(std::move(counter))
+    , spec_(counter_->spec())
+    , period_ns_(std::max<std::int64_t>(period_ns, 1'000'000))
+    , store_(std::make_shared<SampleStore>())
+{
+}
+
+Sampler::~Sampler()
+{
+    stop();
+}
+
+void Sampler::setErrorHandler(std::function<void(const std::string&)> onError)
+{
+    on_error_ = std::move(onError);
+}
+
+Status Sampler::start()
+{
+    if (running_.load())
+        return Ok{};
+    auto first = counter_->readNj();
+    if (!first)
+        return Error{first.error()};
+    stop_.store(false);
+    running_.store(true);
+    thread_ = std::thread(&Sampler::loop, this, first.value(), monotonicNs());
+    return Ok{};
+}
+
+void Sampler::stop()
+{
+    if (!thread_.joinable())
+        return;
+    {
+        std::lock_guard lock(wake_mutex_);
+        stop_.store(true);
+    }
+    wake_cv_.notify_all();
+    thread_.join();
+    running_.store(false);
+}
+
+void Sampler::loop(std::int64_t first_nj, std::int64_t first_t_ns)
+{
+    std::int64_t prev_nj = first_nj;
+    std::int64_t tp = first_t_ns;
+    const std::int64_t start = tp;
+    std::int64_t k = 0;
+    std::string previous_error;
+    while (!stop_.load()) {
+        ++k;
+        const std::int64_t deadline = start + k * period_ns_;
+        {
+            std::unique_lock lock(wake_mutex_);
+            wake_cv_.wait_until(lock, toSteady(deadline), [this] { return stop_.load(); });
+        }
+        if (stop_.load())
+            break;
+        const std::int64_t woke = monotonicNs();
+        const std::int64_t late = woke - deadline;
+        std::int64_t skipped = 0;
+        if (late >= period_ns_) {
+            // Deadlines passed while we were late: skip them rather than read in a burst.
+            skipped = late / period_ns_;
+            k += skipped;
+        }
+        auto cur = counter_->readNj();
+        const std::int64_t tc = monotonicNs();
+        if (!cur) {
+            {
+                std::lock_guard lock(fig_mutex_);
+                ++read_errors_;
+                last_error_ = cur.error();
+                lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
+                missed_ += skipped;
+            }
+            if (cur.error() != previous_error) {
+                qCWarning(lcSampler, "%s: %s", spec_.c_str(), cur.error().c_str());
+                if (on_error_)
+                    on_error_(cur.error());
+                previous_error = cur.error();
+            }
+            continue;  // the next good read closes an interval spanning the gap
+        }
+        previous_error.clear();
+        const std::int64_t nj = cur.value() - prev_nj;
+        store_->append({tp, tc, nj});
+        {
+            std::lock_guard lock(fig_mutex_);
+            lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
+            missed_ += skipped;
+            if (nj != 0)
+                change_times_ns_.push_back(tc);
+        }
+        prev_nj = cur.value();
+        tp = tc;
+    }
+}
+
+SamplerFigures Sampler::figures() const
+{
+    SamplerFigures f;
+    f.period_s = double(period_ns_) / 1e9;
+    f.intervals = std::int64_t(store_->size());
+    std::lock_guard lock(fig_mutex_);
+    if (!lateness_ns_.empty()) {
+        std::vector<double> l(lateness_ns_.begin(), lateness_ns_.end());
+        f.lateness_p50_ns = std::int64_t(quantile(l, 0.5));
+        f.lateness_p99_ns = std::int64_t(quantile(l, 0.99));
+        f.lateness_max_ns = *std::max_element(lateness_ns_.begin(), lateness_ns_.end());
+    }
+    f.missed_deadlines = missed_;
+    f.read_errors = read_errors_;
+    if (!last_error_.empty())
+        f.last_error = last_error_;
+    if (change_times_ns_.size() >= 2) {
+        std::vector<double> d;
+        d.reserve(change_times_ns_.size() - 1);
+        for (std::size_t i = 1; i < change_times_ns_.size(); ++i)
+            d.push_back(double(change_times_ns_[i] - change_times_ns_[i - 1]) / 1e6);
+        f.update_cadence_ms = median(std::move(d));
+    }
+    return f;
+}
+
+nlohmann::ordered_json Sampler::counterInfo() const
+{
+    nlohmann::ordered_json j = counter_->info();
+    const SamplerFigures f = figures();
+    j["update_cadence_ms"] = f.update_cadence_ms ? nlohmann::ordered_json(*f.update_cadence_ms)
+                                                 : nlohmann::ordered_json(nullptr);
+    return j;
+}
+
+}  // namespace jb

@@ -1,0 +1,92 @@
+// The child's line protocol as pure functions.
+#include "child/Protocol.h"
+
+#include <QtTest>
+
+using namespace jb;
+
+class TestProtocol : public QObject {
+    Q_OBJECT
+private slots:
+    void ready_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("jobs");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("plain") << "ready 4" << true << qint64(4) << "";
+        QTest::newRow("extra words ignored") << "ready 8 warm" << true << qint64(8) << "";
+        QTest::newRow("spaces and CR") << "  ready\t12 \r" << true << qint64(12) << "";
+        QTest::newRow("plus sign, as Python's int()") << "ready +3" << true << qint64(3) << "";
+        QTest::newRow("empty") << "" << false << qint64(0) << "empty line";
+        QTest::newRow("other word") << "loading model" << false << qint64(0) << "'loading model' where 'ready <jobs>'";
+        QTest::newRow("no number") << "ready" << false << qint64(0) << "needs the number of jobs";
+        QTest::newRow("not a number") << "ready four" << false << qint64(0) << "not a non-negative integer";
+        QTest::newRow("negative") << "ready -1" << false << qint64(0) << "not a non-negative integer";
+        QTest::newRow("float") << "ready 1.5" << false << qint64(0) << "not a non-negative integer";
+    }
+    void ready()
+    {
+        QFETCH(QString, line);
+        QFETCH(bool, ok);
+        QFETCH(qint64, jobs);
+        QFETCH(QString, error);
+        const auto r = parseReady(line.toStdString());
+        QCOMPARE(r.ok(), ok);
+        if (ok)
+            QCOMPARE(r->jobs, jobs);
+        else
+            QVERIFY2(QString::fromStdString(r.error()).contains(error), r.error().c_str());
+    }
+
+    void done_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("decodes");
+        QTest::addColumn<qint64>("wall");
+        QTest::addColumn<QString>("note");
+        QTest::newRow("plain") << "done 8 800243231" << true << qint64(8) << qint64(800243231) << "";
+        QTest::newRow("note") << "done 8 800 truth_nj=12" << true << qint64(8) << qint64(800) << "truth_nj=12";
+        QTest::newRow("note words joined by one space") << "done 1 2 a   b\tc" << true << qint64(1) << qint64(2) << "a b c";
+        QTest::newRow("missing wall") << "done 8" << false << qint64(0) << qint64(0) << "needs <decodes> and <wall-ns>";
+        QTest::newRow("garbage") << "oops 2" << false << qint64(0) << qint64(0) << "'oops 2'";
+        QTest::newRow("bad decodes") << "done x 5" << false << qint64(0) << qint64(0) << "<decodes>";
+        QTest::newRow("bad wall") << "done 5 1e9" << false << qint64(0) << qint64(0) << "<wall-ns>";
+    }
+    void done()
+    {
+        QFETCH(QString, line);
+        QFETCH(bool, ok);
+        QFETCH(qint64, decodes);
+        QFETCH(qint64, wall);
+        QFETCH(QString, note);
+        const auto d = parseDone(line.toStdString());
+        QCOMPARE(d.ok(), ok);
+        if (ok) {
+            QCOMPARE(d->decodes, decodes);
+            QCOMPARE(d->wall_ns, wall);
+            QCOMPARE(QString::fromStdString(d->note.value_or("")), note);
+            QCOMPARE(d->note.has_value(), !note.isEmpty());
+        } else {
+            QVERIFY2(QString::fromStdString(d.error()).contains(note), d.error().c_str());
+        }
+    }
+
+    void commands()
+    {
+        QCOMPARE(QString::fromStdString(formatGo(3)), QStringLiteral("go 3\n"));
+        QCOMPARE(QString::fromStdString(formatExit()), QStringLiteral("exit\n"));
+    }
+
+    void quoteEscapesAndShortens()
+    {
+        QCOMPARE(QString::fromStdString(quoteLine("a\x01z")), QStringLiteral("'a\\x01z'"));
+        const std::string q = quoteLine(std::string(500, 'x'));
+        QVERIFY(q.size() < 130);
+        QVERIFY(q.find("...") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProtocol)
+#include "tst_protocol.moc"
