@@ -1,1 +1,146 @@
-int main(){return 0;}
+// joulebench-demo-decoder: the bundled decoder child. It speaks the protocol of the
+// reference harness and does real decoding work: it encodes N generated images as PNG (or
+// JPEG) once, then each `go k` decodes all N images k times through QImage.
+//
+//   joulebench-demo-decoder serve [--jobs N] [--size WxH] [--format png|jpeg]
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QImage>
+#include <QPainter>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void usage()
+{
+    std::fprintf(stderr,
+                 "usage: joulebench-demo-decoder serve [--jobs N] [--size WxH] [--format png|jpeg]\n"
+                 "Prints 'ready N', answers 'go K' by decoding its N images K times with\n"
+                 "'done <decodes> <wall-ns> checksum=<hex>', and exits on 'exit' or end of input.\n");
+}
+
+// A deterministic picture with gradients, rings and fine detail, so the codec has work.
+QImage makeImage(int w, int h, int seed)
+{
+    QImage img(w, h, QImage::Format_RGB32);
+    std::uint32_t x = 2463534242u + std::uint32_t(seed) * 7919u;
+    for (int y = 0; y < h; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(y));
+        for (int i = 0; i < w; ++i) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            const int ring = ((i - w / 2) * (i - w / 2) + (y - h / 2) * (y - h / 2)) / (64 + seed * 8);
+            const int r = (i * 255 / w + ring * 8) & 0xff;
+            const int g = (y * 255 / h + seed * 40) & 0xff;
+            const int b = (ring * 16 + int(x & 0x1f)) & 0xff;
+            line[i] = qRgb(r, g, b);
+        }
+    }
+    return img;
+}
+
+std::uint64_t checksum(const QImage& img)
+{
+    std::uint64_t sum = 1469598103934665603ull;
+    for (int y = 0; y < img.height(); y += 7) {
+        const uchar* p = img.constScanLine(y);
+        for (qsizetype i = 0; i < img.bytesPerLine(); i += 13)
+            sum = (sum ^ p[i]) * 1099511628211ull;
+    }
+    return sum;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    if (argc < 2 || std::strcmp(argv[1], "serve") != 0) {
+        usage();
+        return (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) ? 0 : 2;
+    }
+    int jobs = 4, w = 1280, h = 720;
+    QByteArray format = "png";
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (a == "--jobs" && hasValue) {
+            jobs = std::atoi(argv[++i]);
+        } else if (a == "--size" && hasValue) {
+            if (std::sscanf(argv[++i], "%dx%d", &w, &h) != 2) {
+                std::fprintf(stderr, "joulebench-demo-decoder: --size takes WxH, e.g. 1280x720\n");
+                return 2;
+            }
+        } else if (a == "--format" && hasValue) {
+            format = QByteArray(argv[++i]).toLower();
+        } else {
+            std::fprintf(stderr, "joulebench-demo-decoder: unknown argument '%s'\n", a.c_str());
+            usage();
+            return 2;
+        }
+    }
+    if (jobs < 1 || w < 16 || h < 16 || w > 16384 || h > 16384) {
+        std::fprintf(stderr, "joulebench-demo-decoder: --jobs must be >= 1 and --size between 16x16 and 16384x16384\n");
+        return 2;
+    }
+    if (format == "jpg")
+        format = "jpeg";
+    if (format != "png" && format != "jpeg") {
+        std::fprintf(stderr, "joulebench-demo-decoder: --format must be png or jpeg\n");
+        return 2;
+    }
+
+    std::vector<QByteArray> encoded;
+    for (int j = 0; j < jobs; ++j) {
+        QByteArray bytes;
+        QBuffer buf(&bytes);
+        buf.open(QIODevice::WriteOnly);
+        if (!makeImage(w, h, j).save(&buf, format.constData())) {
+            std::fprintf(stderr, "joulebench-demo-decoder: this Qt cannot write %s images\n", format.constData());
+            return 3;
+        }
+        encoded.push_back(bytes);
+    }
+    // Warm up: decode each once so the first round costs what the others cost.
+    std::uint64_t sum = 0;
+    for (const QByteArray& b : encoded)
+        sum ^= checksum(QImage::fromData(b, format.constData()));
+
+    std::printf("ready %d\n", jobs);
+    std::fflush(stdout);
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line == "exit")
+            break;
+        int k = 0;
+        if (std::sscanf(line.c_str(), "go %d", &k) != 1 || k < 0) {
+            std::fprintf(stderr, "joulebench-demo-decoder: expected 'go <k>' or 'exit', got '%s'\n", line.c_str());
+            return 4;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        int decodes = 0;
+        for (int pass = 0; pass < k; ++pass) {
+            for (const QByteArray& b : encoded) {
+                const QImage img = QImage::fromData(b, format.constData());
+                if (img.isNull()) {
+                    std::fprintf(stderr, "joulebench-demo-decoder: a decode failed\n");
+                    return 5;
+                }
+                sum ^= checksum(img);
+                ++decodes;
+            }
+        }
+        const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
+        std::printf("done %d %lld checksum=%016llx\n", decodes, static_cast<long long>(wall.count()),
+                    static_cast<unsigned long long>(sum));
+        std::fflush(stdout);
+    }
+    return 0;
+}

@@ -6,6 +6,8 @@
 //
 // Signals are past tense and carry values; no exception crosses a thread. A run that fails
 // still emits finished() with an aborted record holding every round done.
+#include "child/Protocol.h"
+#include "counters/GpuTime.h"
 #include "counters/TaskCounter.h"
 #include "record/Record.h"
 #include "sampling/SampleStore.h"
@@ -27,7 +29,6 @@ namespace jb {
 class DecoderChild;
 class Sampler;
 class TaskReader;
-class Journal;
 
 // A moment of the run for the chart (shading) and the status line.
 struct PhaseEvent {
@@ -49,12 +50,18 @@ public:
     std::vector<std::pair<std::string, std::shared_ptr<const SampleStore>>> stores() const;
     // The record as measured so far (on the session's thread).
     Record snapshot() const;
+    // The child's stderr: forwarded to ours (CLI, the reference's behaviour) or captured into
+    // failure messages (GUI). Before start().
+    void setForwardChildStderr(bool forward);
+    qint64 childPid() const;  // 0 before the child started
     bool isRunning() const { return state_ != State::Idle && state_ != State::Finished; }
 
 public slots:
     void start();
     // Ends the child and writes an aborted record with every finished round (reason: stopped).
     void stop();
+    // Ends the run the same way with a reason of the caller's (a signal, closing the window).
+    void abort(const QString& reason);
 
 signals:
     void started(qint64 origin_ns, QStringList counters);  // counters opened, child starting
@@ -77,6 +84,12 @@ private:
     void fail(const std::string& reason);
     void finish(std::optional<std::string> error);
     void readTaskSettled(std::function<void(Result<TaskSample>)> then);
+    void settleStep();
+    void afterTaskBefore();
+    void afterTaskAfter();
+    void onChildFailed(const QString& message);
+    void onChildFinished(int code, bool crashed);
+    void onSamplerError(const QString& spec, const QString& message);
     Record baseRecord() const;
 
     Plan plan_;
@@ -84,7 +97,6 @@ private:
     std::vector<std::unique_ptr<Sampler>> samplers_;
     std::unique_ptr<TaskReader> task_reader_;
     std::unique_ptr<DecoderChild> child_;
-    std::unique_ptr<Journal> journal_;
     QTimer idle_timer_;
     QTimer timeout_timer_;
     QTimer settle_timer_;
@@ -96,9 +108,13 @@ private:
     Round current_;
     std::vector<Round> rounds_;
     std::vector<std::string> warnings_;
-    std::vector<std::size_t> journaled_upto_;  // per sampler: samples already journaled
-    struct TaskState;
-    std::unique_ptr<TaskState> task_;
+    std::optional<TaskSample> task_before_;
+    std::optional<GpuTimes> gpu_before_;
+    int settle_tries_ = 0;
+    std::optional<TaskSample> settle_prev_;
+    std::function<void(Result<TaskSample>)> settle_then_;
+    bool exit_expected_ = false;
+    bool forward_child_stderr_ = true;
 };
 
 }  // namespace jb

@@ -1,0 +1,62 @@
+#include "session/Plan.h"
+
+#include <cmath>
+
+namespace jb {
+
+std::vector<std::string> Plan::wholeDeviceCounters() const
+{
+    std::vector<std::string> out;
+    for (const std::string& c : counters)
+        if (isWholeDeviceSpec(c) && std::find(out.begin(), out.end(), c) == out.end())
+            out.push_back(c);
+    return out;
+}
+
+bool Plan::hasTask() const
+{
+    return std::find(counters.begin(), counters.end(), "task") != counters.end();
+}
+
+bool Plan::hasGpuTime() const
+{
+    return std::find(counters.begin(), counters.end(), "ioreport-gpu") != counters.end();
+}
+
+double Plan::expectedDurationS(double busy_s) const
+{
+    const double settle_s = wholeDeviceCounters().empty() ? 0.0 : 2.0 * periodS();
+    return idle_s * (rounds + 1) + rounds * (busy_s + settle_s);
+}
+
+Status validatePlan(const Plan& p)
+{
+    if (p.rounds < 1)
+        return Error{"--rounds must be at least 1 (got " + std::to_string(p.rounds) + ")"};
+    if (p.k < 1)
+        return Error{"--k must be at least 1 (got " + std::to_string(p.k) + ")"};
+    if (!std::isfinite(p.idle_s) || p.idle_s < 0)
+        return Error{"--idle-s must be a number of seconds >= 0"};
+    if (!std::isfinite(p.sample_ms) || p.sample_ms < 1 || p.sample_ms > 60000)
+        return Error{"--sample-ms must lie between 1 and 60000"};
+    if (!p.wholeDeviceCounters().empty() && p.idle_s * 1000.0 < 2 * p.sample_ms)
+        return Error{"--idle-s is too short for --sample-ms: an idle bracket needs at least two "
+                     "sample periods to have a mean and a standard deviation"};
+    for (const std::string& c : p.counters) {
+        const bool known = c == "task" || isWholeDeviceSpec(c);
+        if (!known)
+            return Error{"--counter " + c + ": unknown counter (known: rapl, rapl:NAME, task, ioreport-gpu, "
+                         "sim, nvml:N; 'joulebench-cli counters' lists them)"};
+    }
+    if (!p.meta.is_object())
+        return Error{"--meta must be a JSON object"};
+    if (p.child.empty())
+        return Error{"no child command: give the decoder's command line after '--'"};
+    if (!(p.ready_timeout_s > 0))
+        return Error{"--ready-timeout must be a positive number of seconds"};
+    if (p.round_timeout_s && !(*p.round_timeout_s > 0))
+        return Error{"--round-timeout must be a positive number of seconds"};
+    return Ok{};
+}
+
+}  // namespace jb

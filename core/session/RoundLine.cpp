@@ -1,0 +1,35 @@
+#include "session/RoundLine.h"
+
+#include <cstdio>
+
+namespace jb {
+
+namespace {
+std::string fixed2(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+}  // namespace
+
+std::string roundLine(const Plan& plan, int index, const Round& r)
+{
+    // Python's f-string prints a missing label or verdict as None; so does this line.
+    std::string s = plan.label.value_or("None") + " round " + std::to_string(index + 1) + "/" +
+                    std::to_string(plan.rounds) + ": " + std::to_string(r.decodes) + " decodes in " +
+                    fixed2(double(r.child_wall_ns) / 1e9) + " s";
+    if (r.task) {
+        if (r.task->contains("energy_nj"))
+            s += ", task " + fixed2((*r.task)["energy_nj"].get<double>() / 1e9) + " J";
+        else if (r.task->contains("cpu_ns"))
+            s += ", task cpu " + fixed2((*r.task)["cpu_ns"].get<double>() / 1e9) + " s";
+    }
+    for (const auto& [spec, c] : r.counters) {
+        s += ", " + spec + " marginal " + fixed2(c.has_marginal ? c.marginal_nj / 1e9 : 0.0) + " J (" +
+             c.verdict.value_or("None") + ")";
+    }
+    return s;
+}
+
+}  // namespace jb

@@ -1,0 +1,454 @@
+#include "session/Session.h"
+
+#include "base/Clock.h"
+#include "base/Version.h"
+#include "child/DecoderChild.h"
+#include "counters/CounterRegistry.h"
+#include "sampling/Sampler.h"
+
+#include <QLoggingCategory>
+
+#include <cmath>
+#include <cstdlib>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcSession, "joulebench.session")
+
+namespace jb {
+
+namespace {
+
+constexpr int kSettlePollMs = 50;    // the reference's settled rule: two reads 50 ms apart agree
+constexpr int kSettleMaxTries = 200;  // then it gives up (10 s), as the reference
+
+std::array<double, 3> loadAverages()
+{
+    std::array<double, 3> a{0, 0, 0};
+    if (getloadavg(a.data(), 3) != 3)
+        a = {0, 0, 0};
+    return a;
+}
+
+Host hostInfo()
+{
+    Host h;
+    utsname u{};
+    if (uname(&u) == 0) {
+        h.system = u.sysname;  // "Linux", "Darwin": Python's platform.system()
+        h.machine = u.machine;  // "x86_64", "arm64": platform.machine()
+    }
+    h.node_cpu = sysconf(_SC_NPROCESSORS_ONLN);
+    return h;
+}
+
+int msFromS(double s)
+{
+    return int(std::llround(s * 1000.0));
+}
+
+}  // namespace
+
+Session::Session(Plan plan, QObject* parent)
+    : QObject(parent)
+    , plan_(std::move(plan))
+{
+    qRegisterMetaType<jb::PhaseEvent>();
+    qRegisterMetaType<jb::Round>();
+    qRegisterMetaType<jb::Record>();
+    for (QTimer* t : {&idle_timer_, &timeout_timer_, &settle_timer_}) {
+        t->setSingleShot(true);
+        t->setTimerType(Qt::PreciseTimer);
+    }
+    connect(&idle_timer_, &QTimer::timeout, this, &Session::endIdle);
+    connect(&settle_timer_, &QTimer::timeout, this, &Session::finishRound);
+    connect(&timeout_timer_, &QTimer::timeout, this, [this] {
+        if (state_ == State::Starting)
+            fail("the child did not print 'ready <jobs>' within " + std::to_string(plan_.ready_timeout_s) +
+                 " s (--ready-timeout)");
+        else if (state_ == State::Busy)
+            fail("the child did not answer 'go " + std::to_string(plan_.k) + "' within " +
+                 std::to_string(plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
+    });
+}
+
+Session::~Session()
+{
+    for (auto& s : samplers_)
+        s->stop();
+}
+
+std::vector<std::pair<std::string, std::shared_ptr<const SampleStore>>> Session::stores() const
+{
+    std::vector<std::pair<std::string, std::shared_ptr<const SampleStore>>> out;
+    for (const auto& s : samplers_)
+        out.emplace_back(s->spec(), s->store());
+    return out;
+}
+
+void Session::start()
+{
+    if (state_ != State::Idle)
+        return;
+    state_ = State::Starting;
+    if (Status v = validatePlan(plan_); !v) {
+        finish(v.error());
+        return;
+    }
+    child_ = std::make_unique<DecoderChild>(plan_.child, plan_.workdir);
+    if (Status c = child_->checkLaunchable(); !c) {
+        finish(c.error());
+        return;
+    }
+    // Counters first, as the reference: the samplers run before the child starts.
+    for (const std::string& spec : plan_.wholeDeviceCounters()) {
+        auto counter = openCounter(spec, plan_.counter_options);
+        if (!counter) {
+            finish(counter.error());
+            return;
+        }
+        auto sampler = std::make_unique<Sampler>(std::move(counter.value()),
+                                                 std::int64_t(std::llround(plan_.sample_ms * 1e6)));
+        const QString qspec = QString::fromStdString(spec);
+        sampler->setErrorHandler([this, qspec](const std::string& msg) {
+            QMetaObject::invokeMethod(this, [this, qspec, m = QString::fromStdString(msg)] { onSamplerError(qspec, m); },
+                                      Qt::QueuedConnection);
+        });
+        samplers_.push_back(std::move(sampler));
+    }
+    if (plan_.hasTask())
+        task_reader_ = makeTaskReader(plan_.counter_options.proc_root);
+    origin_ns_ = monotonicNs();
+    for (auto& s : samplers_) {
+        if (Status st = s->start(); !st) {
+            finish(s->spec() + ": " + st.error());
+            return;
+        }
+    }
+    QStringList specs;
+    for (const auto& s : samplers_)
+        specs << QString::fromStdString(s->spec());
+    emit started(origin_ns_, specs);
+
+    child_->setForwardStderr(forward_child_stderr_);
+    connect(child_.get(), &DecoderChild::ready, this, [this](ReadyLine r) {
+        timeout_timer_.stop();
+        jobs_ = r.jobs;
+        for (auto& s : samplers_)
+            s->counter().setWorkloadPid(child_->pid());
+        emit childReady(r.jobs);
+        beginIdle();
+    });
+    connect(child_.get(), &DecoderChild::done, this, &Session::onDone);
+    connect(child_.get(), &DecoderChild::failed, this, &Session::onChildFailed);
+    connect(child_.get(), &DecoderChild::finished, this, &Session::onChildFinished);
+    timeout_timer_.start(msFromS(plan_.ready_timeout_s));
+    child_->start();
+}
+
+qint64 Session::childPid() const
+{
+    return child_ ? child_->pid() : 0;
+}
+
+void Session::setForwardChildStderr(bool forward)
+{
+    forward_child_stderr_ = forward;
+}
+
+void Session::stop()
+{
+    abort(QStringLiteral("stopped by the user"));
+}
+
+void Session::abort(const QString& reason)
+{
+    if (state_ == State::Finished || state_ == State::Idle)
+        return;
+    fail(reason.toStdString());
+}
+
+void Session::beginIdle()
+{
+    state_ = State::IdleBracket;
+    idle_t0_ = monotonicNs();
+    emit phase({PhaseEvent::IdleStarted, int(rounds_.size()) - (brackets_.empty() ? 1 : 0), idle_t0_});
+    idle_timer_.start(msFromS(plan_.idle_s));
+}
+
+void Session::endIdle()
+{
+    const std::int64_t t1 = monotonicNs();
+    brackets_.push_back({idle_t0_, t1});
+    const bool first = brackets_.size() == 1;
+    emit phase({PhaseEvent::IdleEnded, first ? -1 : int(rounds_.size()), t1});
+    if (first) {
+        beginRound();
+        return;
+    }
+    // Let the samplers close the intervals that end the bracket (the reference's
+    // sleep of two sample periods), then compute the round.
+    state_ = State::Settling;
+    settle_timer_.start(samplers_.empty() ? 0 : msFromS(2 * plan_.periodS()));
+}
+
+void Session::beginRound()
+{
+    current_ = Round{};
+    current_.load_avg_before = loadAverages();
+    if (task_reader_) {
+        readTaskSettled([this](Result<TaskSample> s) {
+            if (!s) {
+                fail("task counter before the round: " + s.error());
+                return;
+            }
+            task_before_ = s.value();
+            afterTaskBefore();
+        });
+        return;
+    }
+    afterTaskBefore();
+}
+
+void Session::afterTaskBefore()
+{
+    if (plan_.hasGpuTime()) {
+        auto g = readGpuTimes();
+        if (!g) {
+            fail("GPU time (ioreg) before the round: " + g.error());
+            return;
+        }
+        gpu_before_ = g.value();
+    }
+    state_ = State::Busy;
+    busy_t0_ = monotonicNs();
+    emit phase({PhaseEvent::BusyStarted, int(rounds_.size()), busy_t0_});
+    if (plan_.round_timeout_s)
+        timeout_timer_.start(msFromS(*plan_.round_timeout_s));
+    child_->go(plan_.k);
+}
+
+void Session::onDone(const DoneLine& line)
+{
+    if (state_ != State::Busy)
+        return;
+    busy_t1_ = monotonicNs();
+    timeout_timer_.stop();
+    emit phase({PhaseEvent::BusyEnded, int(rounds_.size()), busy_t1_});
+    current_.decodes = line.decodes;
+    current_.child_wall_ns = line.wall_ns;
+    current_.window_ns = busy_t1_ - busy_t0_;
+    current_.child_note = line.note;
+    current_.window = std::array<std::int64_t, 2>{busy_t0_, busy_t1_};
+    state_ = State::Settling;
+    if (task_reader_) {
+        readTaskSettled([this](Result<TaskSample> s) {
+            if (!s) {
+                fail("task counter after the round: " + s.error());
+                return;
+            }
+            current_.task = taskDelta(*task_before_, s.value());
+            afterTaskAfter();
+        });
+        return;
+    }
+    afterTaskAfter();
+}
+
+void Session::afterTaskAfter()
+{
+    if (gpu_before_) {
+        auto after = readGpuTimes();
+        if (!after) {
+            fail("GPU time (ioreg) after the round: " + after.error());
+            return;
+        }
+        GpuTime g;
+        const std::int64_t me = child_->pid();
+        std::map<std::int64_t, std::int64_t> dt;
+        for (const auto& [pid, t] : *gpu_before_)
+            dt[pid] -= t;
+        for (const auto& [pid, t] : after.value())
+            dt[pid] += t;
+        for (const auto& [pid, d] : dt)
+            if (d > 0)
+                g.all_clients_ns += d;
+        g.child_ns = dt.count(me) ? dt[me] : 0;
+        if (g.all_clients_ns)
+            g.share = double(g.child_ns) / double(g.all_clients_ns);
+        for (const auto& [pid, _] : *gpu_before_)
+            if (!after->count(pid))
+                g.vanished.push_back(pid);
+        current_.gpu_time = g;
+        gpu_before_.reset();
+    }
+    current_.load_avg_after = loadAverages();
+    beginIdle();
+}
+
+void Session::finishRound()
+{
+    const auto& pre = brackets_[brackets_.size() - 2];
+    const auto& post = brackets_.back();
+    current_.brackets = std::array<std::array<std::int64_t, 2>, 2>{pre, post};
+    for (auto& s : samplers_) {
+        const auto store = s->store();
+        const auto busy = store->between(busy_t0_, busy_t1_);
+        const auto cov = store->covering(busy_t0_, busy_t1_);
+        const auto before = store->between(pre[0], pre[1]);
+        const auto after = store->between(post[0], post[1]);
+        current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
+    }
+    rounds_.push_back(current_);
+    const int index = int(rounds_.size()) - 1;
+    emit roundFinished(index, current_);
+    if (int(rounds_.size()) < plan_.rounds) {
+        beginRound();
+        return;
+    }
+    // Done: ask the child to exit and give it a moment, as the reference waits for it.
+    state_ = State::Settling;
+    exit_expected_ = true;
+    child_->sendExit();
+    if (!child_->running()) {
+        finish(std::nullopt);
+        return;
+    }
+    QTimer::singleShot(10'000, this, [this] {
+        if (state_ != State::Finished) {
+            warnings_.push_back("the child did not exit within 10 s of 'exit'; it was terminated");
+            finish(std::nullopt);
+        }
+    });
+}
+
+void Session::onChildFailed(const QString& message)
+{
+    if (state_ == State::Finished)
+        return;
+    fail(message.toStdString());
+}
+
+void Session::onChildFinished(int code, bool crashed)
+{
+    if (state_ == State::Finished)
+        return;
+    if (exit_expected_) {
+        if (code != 0 || crashed)
+            warnings_.push_back("the child exited with code " + std::to_string(code) +
+                                (crashed ? " (killed by a signal)" : "") + " after 'exit'");
+        finish(std::nullopt);
+        return;
+    }
+    // Exited while nothing was asked of it (during an idle bracket, say).
+    fail(std::string("the child ") +
+         (crashed ? "was killed by a signal" : "exited with code " + std::to_string(code)) +
+         " while the run still needed it");
+}
+
+void Session::onSamplerError(const QString& spec, const QString& message)
+{
+    const std::string w = spec.toStdString() + ": " + message.toStdString();
+    warnings_.push_back(w);
+    emit warning(QString::fromStdString(w));
+}
+
+void Session::fail(const std::string& reason)
+{
+    std::string where;
+    if (state_ == State::Busy || (state_ == State::Settling && int(rounds_.size()) < plan_.rounds) ||
+        (state_ == State::IdleBracket && brackets_.size() > rounds_.size() + 1))
+        where = "round " + std::to_string(rounds_.size() + 1) + ": ";
+    else if (state_ == State::IdleBracket && !brackets_.empty())
+        where = "round " + std::to_string(rounds_.size() + 1) + ": ";
+    finish(where + reason);
+}
+
+void Session::finish(std::optional<std::string> error)
+{
+    if (state_ == State::Finished)
+        return;
+    state_ = State::Finished;
+    idle_timer_.stop();
+    timeout_timer_.stop();
+    settle_timer_.stop();
+    settle_then_ = nullptr;
+    for (auto& s : samplers_)
+        s->stop();
+    if (child_ && child_->running() && error)
+        child_->terminate();
+    Record r = snapshot();
+    r.status = error ? "aborted" : "complete";
+    if (error)
+        r.error = *error;
+    qCInfo(lcSession, "finished: %s", error ? error->c_str() : "complete");
+    emit finished(r);
+}
+
+Record Session::baseRecord() const
+{
+    Record r;
+    r.label = plan_.label;
+    r.meta = plan_.meta;
+    r.jobs = jobs_;
+    r.k = plan_.k;
+    r.counters = plan_.counters;
+    r.idle_s = plan_.idle_s;
+    r.sample_s = plan_.periodS();
+    r.host = hostInfo();
+    r.child = plan_.child;
+    r.tool = std::make_pair(std::string(kToolName), std::string(kToolVersion));
+    for (const auto& s : samplers_) {
+        r.counter_info.emplace_back(s->spec(), s->counterInfo());
+        r.sampler.emplace_back(s->spec(), s->figures());
+    }
+    if (task_reader_)
+        r.counter_info.emplace_back("task", nlohmann::ordered_json{{"kind", "task"}});
+    if (!warnings_.empty())
+        r.extra["warnings"] = warnings_;
+    return r;
+}
+
+Record Session::snapshot() const
+{
+    Record r = baseRecord();
+    r.rounds = rounds_;
+    if (plan_.with_samples)
+        for (const auto& s : samplers_)
+            r.samples.emplace_back(s->spec(), s->store()->all());
+    return r;
+}
+
+void Session::readTaskSettled(std::function<void(Result<TaskSample>)> then)
+{
+    settle_then_ = std::move(then);
+    settle_tries_ = 0;
+    settle_prev_.reset();
+    settleStep();
+}
+
+void Session::settleStep()
+{
+    if (state_ == State::Finished || !settle_then_)
+        return;
+    auto cur = task_reader_->read(child_->pid());
+    if (!cur) {
+        auto then = std::move(settle_then_);
+        then(Error{cur.error()});
+        return;
+    }
+    if (settle_prev_ && settledPair(*settle_prev_, cur.value())) {
+        auto then = std::move(settle_then_);
+        then(cur.value());
+        return;
+    }
+    if (++settle_tries_ > kSettleMaxTries) {
+        auto then = std::move(settle_then_);
+        then(Error{"the child's CPU time never settled (it kept running between rounds)"});
+        return;
+    }
+    settle_prev_ = cur.value();
+    QTimer::singleShot(kSettlePollMs, Qt::PreciseTimer, this, &Session::settleStep);
+}
+
+}  // namespace jb
