@@ -1,12 +1,75 @@
-// Placeholder until its room lands; replaced by the subcommand's real implementation.
+// `joulebench-cli counters`: every counter this machine could have, readable or why not.
 #include "CliCommon.h"
 #include "Commands.h"
+
+#include "counters/CounterRegistry.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QCommandLineParser>
+
+#include <algorithm>
 
 namespace jbcli {
 
 int cmdCounters(const QStringList& args)
 {
-    return usageError(args.value(0), QStringLiteral("not built yet"));
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        QStringLiteral("Lists every energy counter JouleBench knows, whether this machine can read it "
+                       "(or why not, with the fix) and what it measures."));
+    p.addHelpOption();
+    p.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON array instead of a table.")});
+    p.addOption({QStringLiteral("best"),
+                 QStringLiteral("Print only the best whole-device counter this machine can read (rapl, else sim).")});
+    addCounterOptions(p);
+    if (!p.parse(args))
+        return usageError(args.value(0), p.errorText());
+    if (p.isSet(QStringLiteral("help"))) {
+        out() << p.helpText();
+        out().flush();
+        return kOk;
+    }
+    if (!p.positionalArguments().isEmpty())
+        return usageError(args.value(0), QStringLiteral("takes no arguments, got '%1'")
+                                             .arg(p.positionalArguments().join(QLatin1Char(' '))));
+    auto opt = counterOptionsFrom(p);
+    if (!opt)
+        return usageError(args.value(0), toQ(opt.error()));
+
+    if (p.isSet(QStringLiteral("best"))) {
+        out() << toQ(jb::defaultCounterSpec(*opt)) << Qt::endl;
+        return kOk;
+    }
+
+    const std::vector<jb::CounterStatus> list = jb::listCounters(*opt);
+    if (p.isSet(QStringLiteral("json"))) {
+        nlohmann::ordered_json a = nlohmann::ordered_json::array();
+        for (const jb::CounterStatus& s : list)
+            a.push_back({{"spec", s.spec},
+                         {"whole_device", s.whole_device},
+                         {"available", s.available},
+                         {"reason", s.reason},
+                         {"description", s.description}});
+        out() << QString::fromStdString(a.dump(1)) << Qt::endl;
+        return kOk;
+    }
+
+    // A table for people: the reason (often long: the fix) goes on its own line under the row.
+    qsizetype width = qsizetype(std::char_traits<char>::length("COUNTER"));
+    for (const jb::CounterStatus& s : list)
+        width = std::max(width, qsizetype(s.spec.size()));
+    const auto row = [&](const QString& spec, const QString& readable, const QString& what) {
+        out() << spec.leftJustified(width + 2) << readable.leftJustified(10) << what << '\n';
+    };
+    row(QStringLiteral("COUNTER"), QStringLiteral("READABLE"), QStringLiteral("WHAT IT MEASURES"));
+    for (const jb::CounterStatus& s : list) {
+        row(toQ(s.spec), s.available ? QStringLiteral("yes") : QStringLiteral("no"), toQ(s.description));
+        if (!s.available)
+            out() << QString(width + 2, QLatin1Char(' ')) << "why: " << toQ(s.reason) << '\n';
+    }
+    out() << "\nbest whole-device counter here: " << toQ(jb::defaultCounterSpec(*opt)) << Qt::endl;
+    return kOk;
 }
 
 }  // namespace jbcli

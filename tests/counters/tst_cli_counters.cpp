@@ -1,0 +1,106 @@
+// `joulebench-cli counters` run as a user would, against the fixture powercap root.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{QStringLiteral("counters")} + args);
+    Run r;
+    if (!p.waitForStarted(10000) || !p.waitForFinished(30000))
+        return r;
+    r.exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+const QString kRoot = QStringLiteral(JB_FIXTURES "/counters/powercap");
+const QStringList kNoNvml{QStringLiteral("--nvml-library"), QStringLiteral(JB_FIXTURES "/counters/no-such-nvml.so")};
+
+}  // namespace
+
+class TestCliCounters : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonListsTheFixtureZones()
+    {
+        const Run r = cli(QStringList{QStringLiteral("--json"), QStringLiteral("--powercap-root"), kRoot} + kNoNvml);
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QJsonParseError pe{};
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &pe);
+        QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+        QVERIFY(doc.isArray());
+        QStringList specs;
+        QJsonObject psys, ioreport;
+        for (const QJsonValue& v : doc.array()) {
+            const QJsonObject o = v.toObject();
+            specs << o.value(QStringLiteral("spec")).toString();
+            QVERIFY(o.contains(QStringLiteral("available")) && o.contains(QStringLiteral("reason")) &&
+                    o.contains(QStringLiteral("description")) && o.contains(QStringLiteral("whole_device")));
+            if (specs.last() == QLatin1String("rapl:psys"))
+                psys = o;
+            if (specs.last() == QLatin1String("ioreport-gpu"))
+                ioreport = o;
+        }
+        QCOMPARE(specs.mid(0, 8), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
+                                               QStringLiteral("rapl:core"), QStringLiteral("rapl:uncore"),
+                                               QStringLiteral("rapl:psys"), QStringLiteral("task"),
+                                               QStringLiteral("ioreport-gpu"), QStringLiteral("sim")}));
+        QCOMPARE(psys.value(QStringLiteral("available")).toBool(), true);
+        QVERIFY(psys.value(QStringLiteral("description")).toString().contains(QLatin1String("intel-rapl:1")));
+#ifdef Q_OS_LINUX
+        QCOMPARE(ioreport.value(QStringLiteral("reason")).toString(),
+                 QStringLiteral("ioreport-gpu needs macOS (IOReport); this machine runs Linux"));
+#endif
+    }
+
+    void bestPicksRaplWhereReadableElseSim()
+    {
+        const Run rapl = cli(QStringList{QStringLiteral("--best"), QStringLiteral("--powercap-root"), kRoot} + kNoNvml);
+        QVERIFY2(rapl.exit_code == 0, rapl.err.constData());
+        QCOMPARE(rapl.out, QByteArray("rapl\n"));
+        QTemporaryDir empty;
+        const Run sim = cli(QStringList{QStringLiteral("--best"), QStringLiteral("--powercap-root"), empty.path()} + kNoNvml);
+        QVERIFY2(sim.exit_code == 0, sim.err.constData());
+        QCOMPARE(sim.out, QByteArray("sim\n"));
+    }
+
+    void tableSaysWhyNot()
+    {
+        QTemporaryDir empty;
+        const Run r = cli(QStringList{QStringLiteral("--powercap-root"), empty.path()} + kNoNvml);
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(QLatin1String("COUNTER")) && text.contains(QLatin1String("READABLE")), r.out.constData());
+        QVERIFY2(text.contains(QLatin1String("why: no such RAPL zone")), r.out.constData());
+        QVERIFY2(text.contains(QLatin1String("best whole-device counter here: sim")), r.out.constData());
+    }
+
+    void badFlagsAreUsageErrors()
+    {
+        const Run unknown = cli({QStringLiteral("--frobnicate")});
+        QCOMPARE(unknown.exit_code, 2);
+        QVERIFY(unknown.err.contains("frobnicate"));
+        const Run bad = cli({QStringLiteral("--sim-idle-w"), QStringLiteral("lots")});
+        QCOMPARE(bad.exit_code, 2);
+        QVERIFY2(bad.err.contains("--sim-idle-w"), bad.err.constData());
+        const Run extra = cli({QStringLiteral("rapl")});
+        QCOMPARE(extra.exit_code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCounters)
+#include "tst_cli_counters.moc"
