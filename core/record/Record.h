@@ -44,6 +44,9 @@ struct Round {
     std::optional<std::array<std::int64_t, 2>> window;    // [t0_ns, t1_ns] of the busy window
     std::optional<std::array<std::array<std::int64_t, 2>, 2>> brackets;  // idle before, after
 
+    // Round keys neither the reference nor JouleBench knows, kept as they were (written last).
+    ojson extra = ojson::object();
+
     const CounterRound* counter(const std::string& spec) const
     {
         for (const auto& [k, v] : counters)
@@ -57,6 +60,9 @@ struct Host {
     std::string system;
     std::string machine;
     std::int64_t node_cpu = 0;
+    // The reference writes null where os.cpu_count() could not tell; kept so it reads back null.
+    bool node_cpu_unknown = false;
+    ojson extra = ojson::object();  // host keys the reference does not write, kept as they were
 };
 
 // The sampler's own figures for one counter over the run.
@@ -95,6 +101,10 @@ struct Record {
 
     // Top-level keys neither the reference nor JouleBench knows, kept as they were.
     ojson extra = ojson::object();
+
+    // The `summary` key as it was read from a file. Never written back (toJson computes the
+    // summary afresh with summaryOf); `verify` compares the two.
+    std::optional<ojson> loaded_summary;
 
     // The whole-device counters that have per-round figures (rounds' counter keys).
     std::vector<std::string> wholeDeviceCounters() const;

@@ -1,0 +1,18 @@
+#pragma once
+// Writing a file so that a crash, a full disk or a missing folder never leaves a half-written
+// record where a whole one was expected: the bytes go to a temporary file in the same folder,
+// are flushed to the disk (fsync), and only then renamed over the target, which either keeps
+// its old content or gets the new one entire.
+#include "base/Result.h"
+
+#include <string>
+#include <string_view>
+
+namespace jb {
+
+// The error names the path and the system's reason ("cannot write /x/r.json: No space left on
+// device"); on any error the temporary file is removed and the target is left as it was.
+// A new file gets mode 0644 minus the umask; a replaced file keeps its mode.
+Status writeFileAtomic(const std::string& path, std::string_view bytes);
+
+}  // namespace jb

@@ -1,0 +1,217 @@
+#include "record/Journal.h"
+
+#include "record/RecordJson.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace jb {
+
+namespace {
+
+constexpr const char* kMagic = "joulebench";
+constexpr int kVersion = 1;
+
+std::string folderOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string lineError(const std::string& path, std::size_t line, const std::string& what)
+{
+    return path + ": line " + std::to_string(line) + ": " + what;
+}
+
+}  // namespace
+
+Journal::Journal(std::string path, int fd, long long size) : path_(std::move(path)), fd_(fd), size_(size) {}
+
+Journal::~Journal()
+{
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const Record& header)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            return Error{"cannot create journal " + path +
+                         ": the file exists (it may hold a run that did not finish: "
+                         "'joulebench-cli recover " + path + "' rebuilds its record; remove it to start anew)"};
+        return Error{"cannot create journal " + path + ": " + std::strerror(errno)};
+    }
+    std::unique_ptr<Journal> j(new Journal(path, fd, 0));
+
+    Record bare = header;
+    bare.rounds.clear();
+    bare.samples.clear();
+    bare.loaded_summary.reset();
+    ojson rec = toJson(bare);
+    rec.erase("summary");  // derived from rounds; the recovered record gets a fresh one
+    ojson line = ojson::object();
+    line["journal"] = kMagic;
+    line["version"] = kVersion;
+    line["record"] = std::move(rec);
+    if (Status st = j->writeLine(dumpJson(line, -1)); !st) {
+        j.reset();
+        ::unlink(path.c_str());
+        return Error{st.error()};
+    }
+    // The new name lives in the folder: sync it so the file itself survives a power cut.
+    const int dfd = ::open(folderOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+    return j;
+}
+
+Status Journal::writeLine(const std::string& text)
+{
+    const std::string line = text + "\n";
+    std::size_t done = 0;
+    int err = 0;
+    while (done < line.size()) {
+        const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : EIO;
+            break;
+        }
+        done += std::size_t(n);
+    }
+    if (err == 0 && ::fdatasync(fd_) != 0)
+        err = errno;
+    if (err != 0) {
+        // Cut a half-written line off, so the next line does not follow a torn one.
+        if (done > 0 && ::ftruncate(fd_, off_t(size_)) != 0)
+            return Error{"cannot write journal " + path_ + ": " + std::strerror(err) +
+                         " (and the partial line could not be removed: " + std::strerror(errno) + ")"};
+        return Error{"cannot write journal " + path_ + ": " + std::strerror(err)};
+    }
+    size_ += static_cast<long long>(line.size());
+    return Ok{};
+}
+
+Status Journal::appendRound(const Round& round, const SamplesBySpec& samples_since_last)
+{
+    ojson line = ojson::object();
+    line["index"] = rounds_;
+    line["round"] = roundToJson(round);
+    ojson s = ojson::object();
+    for (const auto& [spec, iv] : samples_since_last)
+        s[spec] = intervalsToJson(iv);
+    line["samples"] = std::move(s);
+    if (Status st = writeLine(dumpJson(line, -1)); !st)
+        return st;
+    ++rounds_;
+    return Ok{};
+}
+
+Result<Record> recoverJournal(const std::string& path)
+{
+    Result<std::string> text = readWholeFile(path);
+    if (!text)
+        return Error{text.error()};
+    if (text->empty())
+        return Error{path + ": the journal is empty (the run stopped before it wrote anything)"};
+
+    // Lines; the last one counts as whole only with its newline.
+    struct Line {
+        std::string_view text;
+        bool terminated;
+    };
+    std::vector<Line> lines;
+    const std::string_view all(*text);
+    for (std::size_t at = 0; at < all.size();) {
+        const auto nl = all.find('\n', at);
+        if (nl == std::string_view::npos) {
+            lines.push_back({all.substr(at), false});
+            break;
+        }
+        lines.push_back({all.substr(at, nl - at), true});
+        at = nl + 1;
+    }
+
+    Result<ojson> head = parseJsonText(lines[0].text);
+    if (!head || !lines[0].terminated) {
+        const bool looksOurs = lines[0].text.find("\"journal\":\"joulebench\"") != std::string_view::npos;
+        if (!looksOurs && !head)
+            return Error{lineError(path, 1, "not a JouleBench journal: " + head.error())};
+        return Error{lineError(path, 1, "the journal's header is incomplete (the run stopped while writing it)")};
+    }
+    if (!head->is_object() || head->value("journal", ojson()) != kMagic)
+        return Error{lineError(path, 1, "not a JouleBench journal (its first line has no \"journal\": \"joulebench\")")};
+    const ojson& version = head->value("version", ojson());
+    if (!version.is_number_integer() || version.get<std::int64_t>() != kVersion)
+        return Error{lineError(path, 1, "a journal of version " + dumpJson(version, -1) + "; this JouleBench reads version " +
+                                            std::to_string(kVersion))};
+    if (!head->contains("record"))
+        return Error{lineError(path, 1, "the header has no \"record\"")};
+    Result<Record> rec = recordFromJson((*head)["record"]);
+    if (!rec)
+        return Error{lineError(path, 1, "in \"record\": " + rec.error())};
+    Record r = std::move(*rec);
+    r.rounds.clear();
+    r.samples.clear();
+    r.loaded_summary.reset();
+
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::size_t lineNo = i + 1;
+        const bool last = i + 1 == lines.size();
+        if (lines[i].text.empty() && last)
+            break;
+        Result<ojson> j = parseJsonText(lines[i].text);
+        if (!j || !lines[i].terminated) {
+            if (last)
+                break;  // the write the run was in when it stopped
+            return Error{lineError(path, lineNo, (j ? std::string("no newline") : j.error()) +
+                                                     "; only the last line of a journal may be torn, so this "
+                                                     "one is damaged and the rounds after it were not read")};
+        }
+        const ojson& o = *j;
+        if (!o.is_object() || !o.contains("round"))
+            return Error{lineError(path, lineNo, "not a round line (no \"round\" key)")};
+        const ojson idx = o.value("index", ojson());
+        if (!idx.is_number_integer() || idx.get<std::int64_t>() != std::int64_t(r.rounds.size()))
+            return Error{lineError(path, lineNo, "$.index: expected " + std::to_string(r.rounds.size()) + ", found " +
+                                                     dumpJson(idx, -1) + " (rounds out of order or repeated)")};
+        Result<Round> round = roundFromJson(o["round"], r.counters, "$.round");
+        if (!round)
+            return Error{lineError(path, lineNo, round.error())};
+        if (o.contains("samples")) {
+            const ojson& s = o["samples"];
+            if (!s.is_object())
+                return Error{lineError(path, lineNo, "$.samples: expected an object, found " + dumpJson(s, -1).substr(0, 40))};
+            for (const auto& [spec, cols] : s.items()) {
+                Result<std::vector<Interval>> iv = intervalsFromJson(cols, jsonPathKey("$.samples", spec));
+                if (!iv)
+                    return Error{lineError(path, lineNo, iv.error())};
+                auto it = std::find_if(r.samples.begin(), r.samples.end(), [&](const auto& p) { return p.first == spec; });
+                if (it == r.samples.end()) {
+                    r.samples.emplace_back(spec, std::move(*iv));
+                    continue;
+                }
+                if (!iv->empty() && !it->second.empty() && iv->front().t0_ns < it->second.back().t1_ns)
+                    return Error{lineError(path, lineNo, jsonPathKey("$.samples", spec) +
+                                                             ": starts before the samples of the line before it end "
+                                                             "(times must not go backwards)")};
+                it->second.insert(it->second.end(), iv->begin(), iv->end());
+            }
+        }
+        r.rounds.push_back(std::move(*round));
+    }
+    r.status = "aborted";
+    r.error = "recovered from journal " + path + ": the run did not finish";
+    return r;
+}
+
+}  // namespace jb
