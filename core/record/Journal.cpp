@@ -27,6 +27,16 @@ std::string lineError(const std::string& path, std::size_t line, const std::stri
     return path + ": line " + std::to_string(line) + ": " + what;
 }
 
+// parseJsonText counts lines within the one line it was given: keep only the column.
+std::string inLine(const std::string& parseError)
+{
+    const std::string one = "at line 1, column ";
+    const auto at = parseError.find(one);
+    if (at == std::string::npos)
+        return parseError;
+    return parseError.substr(0, at) + "at column " + parseError.substr(at + one.size());
+}
+
 }  // namespace
 
 Journal::Journal(std::string path, int fd, long long size) : path_(std::move(path)), fd_(fd), size_(size) {}
@@ -124,29 +134,24 @@ Result<Record> recoverJournal(const std::string& path)
     if (text->empty())
         return Error{path + ": the journal is empty (the run stopped before it wrote anything)"};
 
-    // Lines; the last one counts as whole only with its newline.
-    struct Line {
-        std::string_view text;
-        bool terminated;
-    };
-    std::vector<Line> lines;
+    // Lines; a last line without its newline is whole if it parses, torn if not.
+    std::vector<std::string_view> lines;
     const std::string_view all(*text);
     for (std::size_t at = 0; at < all.size();) {
         const auto nl = all.find('\n', at);
         if (nl == std::string_view::npos) {
-            lines.push_back({all.substr(at), false});
+            lines.push_back(all.substr(at));
             break;
         }
-        lines.push_back({all.substr(at, nl - at), true});
+        lines.push_back(all.substr(at, nl - at));
         at = nl + 1;
     }
 
-    Result<ojson> head = parseJsonText(lines[0].text);
-    if (!head || !lines[0].terminated) {
-        const bool looksOurs = lines[0].text.find("\"journal\":\"joulebench\"") != std::string_view::npos;
-        if (!looksOurs && !head)
-            return Error{lineError(path, 1, "not a JouleBench journal: " + head.error())};
-        return Error{lineError(path, 1, "the journal's header is incomplete (the run stopped while writing it)")};
+    Result<ojson> head = parseJsonText(lines[0]);
+    if (!head) {
+        if (lines[0].starts_with("{\"journal\":\"joulebench\""))
+            return Error{lineError(path, 1, "the journal's header is incomplete (the run stopped while writing it)")};
+        return Error{lineError(path, 1, "not a JouleBench journal: " + inLine(head.error()))};
     }
     if (!head->is_object() || head->value("journal", ojson()) != kMagic)
         return Error{lineError(path, 1, "not a JouleBench journal (its first line has no \"journal\": \"joulebench\")")};
@@ -167,13 +172,14 @@ Result<Record> recoverJournal(const std::string& path)
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const std::size_t lineNo = i + 1;
         const bool last = i + 1 == lines.size();
-        if (lines[i].text.empty() && last)
+        if (lines[i].empty() && last)
             break;
-        Result<ojson> j = parseJsonText(lines[i].text);
-        if (!j || !lines[i].terminated) {
+        // A last line that parses whole lost at most its newline: its round is kept.
+        Result<ojson> j = parseJsonText(lines[i]);
+        if (!j) {
             if (last)
                 break;  // the write the run was in when it stopped
-            return Error{lineError(path, lineNo, (j ? std::string("no newline") : j.error()) +
+            return Error{lineError(path, lineNo, inLine(j.error()) +
                                                      "; only the last line of a journal may be torn, so this "
                                                      "one is damaged and the rounds after it were not read")};
         }
