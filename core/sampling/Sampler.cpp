@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
-Q_LOGGING_CATEGORY(lcSampler, "joulebench.sampler")
+Q_LOGGING_CATEGORY(lcSampler, "joulebench.sampler", QtWarningMsg)
 
 namespace jb {
 

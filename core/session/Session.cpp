@@ -4,6 +4,7 @@
 #include "base/Version.h"
 #include "child/DecoderChild.h"
 #include "counters/CounterRegistry.h"
+#include "record/Journal.h"
 #include "sampling/Sampler.h"
 
 #include <QLoggingCategory>
@@ -13,7 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-Q_LOGGING_CATEGORY(lcSession, "joulebench.session")
+Q_LOGGING_CATEGORY(lcSession, "joulebench.session", QtWarningMsg)
 
 namespace jb {
 
@@ -137,7 +138,9 @@ void Session::start()
         for (auto& s : samplers_)
             s->counter().setWorkloadPid(child_->pid());
         emit childReady(r.jobs);
-        beginIdle();
+        openJournal();
+        if (state_ != State::Finished)
+            beginIdle();
     });
     connect(child_.get(), &DecoderChild::done, this, &Session::onDone);
     connect(child_.get(), &DecoderChild::failed, this, &Session::onChildFailed);
@@ -300,6 +303,7 @@ void Session::finishRound()
         current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
     }
     rounds_.push_back(current_);
+    journalRound(current_);
     const int index = int(rounds_.size()) - 1;
     emit roundFinished(index, current_);
     if (int(rounds_.size()) < plan_.rounds) {
@@ -417,6 +421,35 @@ Record Session::snapshot() const
         for (const auto& s : samplers_)
             r.samples.emplace_back(s->spec(), s->store()->all());
     return r;
+}
+
+void Session::openJournal()
+{
+    if (plan_.journal_path.empty())
+        return;
+    auto j = Journal::create(plan_.journal_path, baseRecord());
+    if (!j) {
+        fail("cannot keep the journal: " + j.error());
+        return;
+    }
+    journal_ = std::move(j.value());
+    journaled_upto_.assign(samplers_.size(), 0);
+}
+
+void Session::journalRound(const Round& round)
+{
+    if (!journal_)
+        return;
+    SamplesBySpec since;
+    for (std::size_t i = 0; i < samplers_.size(); ++i) {
+        auto iv = samplers_[i]->store()->slice(journaled_upto_[i], SIZE_MAX);
+        journaled_upto_[i] += iv.size();
+        since.emplace_back(samplers_[i]->spec(), std::move(iv));
+    }
+    if (Status st = journal_->appendRound(round, since); !st) {
+        warnings_.push_back("journal: " + st.error());
+        emit warning(QString::fromStdString("journal: " + st.error()));
+    }
 }
 
 void Session::readTaskSettled(std::function<void(Result<TaskSample>)> then)

@@ -29,6 +29,7 @@ namespace jb {
 class DecoderChild;
 class Sampler;
 class TaskReader;
+class Journal;
 
 // A moment of the run for the chart (shading) and the status line.
 struct PhaseEvent {
@@ -76,6 +77,8 @@ signals:
 private:
     enum class State { Idle, Starting, IdleBracket, Busy, Settling, Finished };
     void openCountersAndChild();
+    void openJournal();
+    void journalRound(const Round& round);
     void beginIdle();
     void endIdle();
     void beginRound();
@@ -97,6 +100,8 @@ private:
     std::vector<std::unique_ptr<Sampler>> samplers_;
     std::unique_ptr<TaskReader> task_reader_;
     std::unique_ptr<DecoderChild> child_;
+    std::unique_ptr<Journal> journal_;          // with plan.journal_path: one line per round
+    std::vector<std::size_t> journaled_upto_;  // per sampler: intervals already journaled
     QTimer idle_timer_;
     QTimer timeout_timer_;
     QTimer settle_timer_;

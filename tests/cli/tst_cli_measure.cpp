@@ -1,0 +1,234 @@
+// joulebench-cli measure as a user runs it: a drop-in for the reference harness.
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <set>
+
+namespace {
+
+QString bin(const char* name)
+{
+    return QStringLiteral(JB_BIN_DIR "/") + QString::fromLatin1(name);
+}
+QString testBin(const char* name)
+{
+    return QStringLiteral(JB_TEST_BIN_DIR "/") + QString::fromLatin1(name);
+}
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& args, int timeout_ms = 120000)
+{
+    QProcess p;
+    p.start(bin("joulebench-cli"), args);
+    Run r;
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// Every key path of `ref`, with the JSON type found there ("rounds[]" stands for each round).
+void keyPaths(const nlohmann::json& j, const std::string& path, std::map<std::string, std::string>& out)
+{
+    auto type = [](const nlohmann::json& v) -> std::string {
+        if (v.is_number_integer())
+            return "integer";
+        if (v.is_number_float())
+            return "float";
+        return v.type_name();
+    };
+    out[path] = type(j);
+    if (j.is_object())
+        for (auto it = j.begin(); it != j.end(); ++it)
+            keyPaths(it.value(), path + "." + it.key(), out);
+    else if (j.is_array() && !j.empty() && j.front().is_object())
+        keyPaths(j.front(), path + "[]", out);
+}
+
+class FakeZone {
+public:
+    explicit FakeZone(const QString& root)
+        : zone(root + QStringLiteral("/intel-rapl:0"))
+        , flag(root + QStringLiteral("/busy.flag"))
+    {
+        QDir().mkpath(zone);
+        proc.start(testBin("fakezone"), {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
+                                         QStringLiteral("15"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
+                                         QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("200")});
+        proc.waitForStarted();
+    }
+    ~FakeZone()
+    {
+        proc.kill();
+        proc.waitForFinished();
+    }
+    bool ready() const { return QFile::exists(zone + QStringLiteral("/energy_uj")); }
+    QString zone, flag;
+    QProcess proc;
+};
+
+}  // namespace
+
+class TestCliMeasure : public QObject {
+    Q_OBJECT
+private slots:
+    void recordHasEveryKeyOfTheGoldenRecord()
+    {
+        QTemporaryDir dir;
+        FakeZone z(dir.path());
+        QTRY_VERIFY_WITH_TIMEOUT(z.ready(), 5000);
+        const Run r = cli({QStringLiteral("measure"), QStringLiteral("--label"), QStringLiteral("fz"), QStringLiteral("--rounds"),
+                           QStringLiteral("2"), QStringLiteral("--k"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                           QStringLiteral("0.5"), QStringLiteral("--sample-ms"), QStringLiteral("25"), QStringLiteral("--counter"),
+                           QStringLiteral("rapl"), QStringLiteral("--rapl-zone"), z.zone, QStringLiteral("--meta"),
+                           QStringLiteral("{\"codec\": \"demo\", \"quality\": 3}"), QStringLiteral("--"),
+                           testBin("fakechild"), QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("2"),
+                           QStringLiteral("--job-ms"), QStringLiteral("100"), QStringLiteral("--flag"), z.flag,
+                           QStringLiteral("--busy-w"), QStringLiteral("15")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto ours = nlohmann::json::parse(r.out.toStdString());
+        QFile gf(QStringLiteral(JB_REFERENCE_DIR "/reference-record-rapl.json"));
+        QVERIFY(gf.open(QIODevice::ReadOnly));
+        const auto golden = nlohmann::json::parse(gf.readAll().toStdString());
+        std::map<std::string, std::string> want, have;
+        keyPaths(golden, "$", want);
+        keyPaths(ours, "$", have);
+        for (const auto& [path, type] : want) {
+            QVERIFY2(have.count(path), ("missing key " + path).c_str());
+            QVERIFY2(have[path] == type, (path + ": " + have[path] + " where the reference has " + type).c_str());
+        }
+        // The reference's keys come first and in its order.
+        std::vector<std::string> ourKeys, goldenKeys;
+        for (auto it = ours.begin(); it != ours.end(); ++it)
+            ourKeys.push_back(it.key());
+        const auto ordered = nlohmann::ordered_json::parse(r.out.toStdString());
+        std::vector<std::string> orderedKeys;
+        for (auto it = ordered.begin(); it != ordered.end(); ++it)
+            orderedKeys.push_back(it.key());
+        const std::vector<std::string> refOrder{"label", "meta", "rounds", "jobs", "k", "counters", "idle_s", "sample_s", "host", "child"};
+        QVERIFY(orderedKeys.size() > refOrder.size());
+        QVERIFY(std::equal(refOrder.begin(), refOrder.end(), orderedKeys.begin()));
+        QCOMPARE(QString::fromStdString(ours["status"].get<std::string>()), QStringLiteral("complete"));
+
+        // The reference's progress line, one per round.
+        const QStringList lines = QString::fromUtf8(r.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QRegularExpression line(QStringLiteral(
+            R"(^fz round [12]/2: 2 decodes in \d+\.\d\d s, rapl marginal -?\d+\.\d\d J \((clean|relative-only|noisy|unusable|None)\)$)"));
+        int matched = 0;
+        for (const QString& l : lines)
+            matched += line.match(l).hasMatch() ? 1 : 0;
+        QVERIFY2(matched == 2, r.err.constData());
+    }
+
+    void usageErrorsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString child = testBin("fakechild");
+        QTest::newRow("no --") << QStringList{QStringLiteral("measure"), QStringLiteral("--counter"), QStringLiteral("sim")}
+                               << QStringLiteral("after '--'");
+        QTest::newRow("bad meta") << QStringList{QStringLiteral("measure"), QStringLiteral("--meta"), QStringLiteral("{oops"),
+                                                 QStringLiteral("--"), child}
+                                  << QStringLiteral("--meta is not JSON");
+        QTest::newRow("zero rounds") << QStringList{QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("0"),
+                                                    QStringLiteral("--"), child}
+                                     << QStringLiteral("--rounds must be at least 1");
+        QTest::newRow("rounds not a number") << QStringList{QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("seven"),
+                                                            QStringLiteral("--"), child}
+                                             << QStringLiteral("--rounds takes an integer");
+        QTest::newRow("unknown counter") << QStringList{QStringLiteral("measure"), QStringLiteral("--counter"), QStringLiteral("watts"),
+                                                        QStringLiteral("--"), child}
+                                         << QStringLiteral("unknown counter");
+        QTest::newRow("out folder missing") << QStringList{QStringLiteral("measure"), QStringLiteral("--out"),
+                                                           QStringLiteral("/nonexistent-folder/r.json"), QStringLiteral("--"), child}
+                                            << QStringLiteral("the folder /nonexistent-folder does not exist");
+        QTest::newRow("unknown flag") << QStringList{QStringLiteral("measure"), QStringLiteral("--frobnicate"), QStringLiteral("--"), child}
+                                      << QStringLiteral("frobnicate");
+    }
+    void usageErrorsExitTwo()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    void sigtermWritesThePartialRecord()
+    {
+        QProcess p;
+        p.start(bin("joulebench-cli"),
+                {QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("100"), QStringLiteral("--idle-s"),
+                 QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                 QStringLiteral("sim"), QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve"),
+                 QStringLiteral("--jobs"), QStringLiteral("1"), QStringLiteral("--job-ms"), QStringLiteral("20")});
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("round 2/100"), 30000);
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitCode(), 1);
+        const auto rec = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+        QCOMPARE(QString::fromStdString(rec["status"].get<std::string>()), QStringLiteral("aborted"));
+        QVERIFY(QString::fromStdString(rec["error"].get<std::string>()).contains(QStringLiteral("signal")));
+        QVERIFY(rec["rounds"].size() >= 2);
+    }
+
+    void unwritableOutStillPrintsTheRecord()
+    {
+        const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                           QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                           QStringLiteral("sim"), QStringLiteral("--out"), QStringLiteral("/proc/joulebench-r.json"),
+                           QStringLiteral("--journal"), QString(), QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("/proc/joulebench-r.json")), r.err.constData());
+        const auto rec = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(rec["rounds"].size(), std::size_t(1));
+    }
+
+    void sigkillThenRecoverKeepsFinishedRounds()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("run.json"));
+        QProcess p;
+        p.start(bin("joulebench-cli"),
+                {QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("100"), QStringLiteral("--idle-s"),
+                 QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                 QStringLiteral("sim"), QStringLiteral("--out"), out, QStringLiteral("--"), testBin("fakechild"),
+                 QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("1"), QStringLiteral("--job-ms"),
+                 QStringLiteral("20")});
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("round 3/100"), 30000);
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(!QFile::exists(out));
+        const QString journal = out + QStringLiteral(".journal");
+        QVERIFY(QFile::exists(journal));
+        const Run r = cli({QStringLiteral("recover"), journal});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto rec = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(QString::fromStdString(rec["status"].get<std::string>()), QStringLiteral("aborted"));
+        QVERIFY(rec["rounds"].size() >= 3);
+        QVERIFY(rec.contains("samples"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliMeasure)
+#include "tst_cli_measure.moc"
