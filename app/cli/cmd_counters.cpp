@@ -20,8 +20,9 @@ int cmdCounters(const QStringList& args)
                        "(or why not, with the fix) and what it measures."));
     p.addHelpOption();
     p.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON array instead of a table.")});
-    p.addOption({QStringLiteral("best"),
-                 QStringLiteral("Print only the best whole-device counter this machine can read (rapl, else sim).")});
+    p.addOption(
+        {QStringLiteral("best"),
+         QStringLiteral("Print only the best whole-device counter this machine can read (rapl, else sim).")});
     addCounterOptions(p);
     if (!p.parse(args))
         return usageError(args.value(0), p.errorText());
@@ -31,8 +32,9 @@ int cmdCounters(const QStringList& args)
         return kOk;
     }
     if (!p.positionalArguments().isEmpty())
-        return usageError(args.value(0), QStringLiteral("takes no arguments, got '%1'")
-                                             .arg(p.positionalArguments().join(QLatin1Char(' '))));
+        return usageError(args.value(0),
+                          QStringLiteral("takes no arguments, got '%1'")
+                              .arg(p.positionalArguments().join(QLatin1Char(' '))));
     auto opt = counterOptionsFrom(p);
     if (!opt)
         return usageError(args.value(0), toQ(opt.error()));

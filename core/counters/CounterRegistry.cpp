@@ -19,8 +19,14 @@ bool startsWith(const std::string& s, const char* prefix)
     return s.rfind(prefix, 0) == 0;
 }
 
-bool isRaplSpec(const std::string& s) { return s == "rapl" || startsWith(s, "rapl:"); }
-bool isNvmlSpec(const std::string& s) { return s == "nvml" || startsWith(s, "nvml:"); }
+bool isRaplSpec(const std::string& s)
+{
+    return s == "rapl" || startsWith(s, "rapl:");
+}
+bool isNvmlSpec(const std::string& s)
+{
+    return s == "nvml" || startsWith(s, "nvml:");
+}
 
 std::string simDescription(const SimParams& p)
 {
@@ -135,9 +141,10 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
     std::string rapl_names;
     for (const RaplZone& z : distinctRaplZones(opt))
         rapl_names += (rapl_names.empty() ? "" : ", ") + ("rapl:" + z.name);
-    return Error{"unknown counter '" + spec + "'; known counters: rapl, rapl:NAME" +
-                 (rapl_names.empty() ? std::string() : " (here: " + rapl_names + ")") +
-                 ", task, ioreport-gpu, sim, nvml, nvml:N ('joulebench-cli counters' says which are readable)"};
+    return Error{
+        "unknown counter '" + spec + "'; known counters: rapl, rapl:NAME" +
+        (rapl_names.empty() ? std::string() : " (here: " + rapl_names + ")") +
+        ", task, ioreport-gpu, sim, nvml, nvml:N ('joulebench-cli counters' says which are readable)"};
 }
 
 }  // namespace jb

@@ -13,10 +13,10 @@ namespace jb {
 
 // Parameters of the simulated whole-device counter; all are flags and go into the record.
 struct SimParams {
-    double idle_w = 20.0;        // power with nothing running
-    double noise_sd_w = 0.15;    // sd of the Gaussian noise added to each interval's power
-    double w_per_core = 15.0;    // extra power per fully busy core of the workload
-    std::uint64_t seed = 1;      // seed of the noise generator
+    double idle_w = 20.0;      // power with nothing running
+    double noise_sd_w = 0.15;  // sd of the Gaussian noise added to each interval's power
+    double w_per_core = 15.0;  // extra power per fully busy core of the workload
+    std::uint64_t seed = 1;    // seed of the noise generator
 };
 
 // Where the readers look; tests point these at fixtures.
@@ -29,8 +29,8 @@ struct CounterOptions {
 };
 
 struct CounterStatus {
-    std::string spec;         // "rapl", "rapl:psys", "task", "sim", "ioreport-gpu", "nvml:0"
-    bool whole_device = true; // sampled every period (false: task, read around rounds)
+    std::string spec;          // "rapl", "rapl:psys", "task", "sim", "ioreport-gpu", "nvml:0"
+    bool whole_device = true;  // sampled every period (false: task, read around rounds)
     bool available = false;
     std::string reason;       // why not, with the fix (empty where available)
     std::string description;  // one line for people
@@ -46,7 +46,6 @@ std::vector<CounterStatus> listCounters(const CounterOptions& opt);
 std::string defaultCounterSpec(const CounterOptions& opt);
 
 // Opens a whole-device counter; the error names the file and the fix.
-Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec,
-                                                   const CounterOptions& opt);
+Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, const CounterOptions& opt);
 
 }  // namespace jb

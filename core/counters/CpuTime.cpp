@@ -39,7 +39,8 @@ Result<std::int64_t> parseProcStatCpuTicks(std::string_view line)
     while (field <= 15) {
         pos = rest.find_first_not_of(" \n", pos);
         if (pos == std::string_view::npos)
-            return Error{"only " + std::to_string(field - 1) + " fields, utime and stime are fields 14 and 15"};
+            return Error{"only " + std::to_string(field - 1) +
+                         " fields, utime and stime are fields 14 and 15"};
         auto end = rest.find_first_of(" \n", pos);
         if (end == std::string_view::npos)
             end = rest.size();

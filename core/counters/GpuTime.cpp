@@ -58,8 +58,8 @@ GpuTimes parseIoregGpuTimes(std::string_view text)
     std::size_t start = 0;
     while (start <= text.size()) {
         const auto next = text.find(kNode, start);
-        const std::string_view node =
-            text.substr(start, next == std::string_view::npos ? std::string_view::npos : next - start);
+        const std::string_view node = text.substr(
+            start, next == std::string_view::npos ? std::string_view::npos : next - start);
         if (const auto pid = creatorPid(node))
             per_pid[*pid] += accumulatedGpuTime(node);
         if (next == std::string_view::npos)
@@ -77,8 +77,8 @@ Result<GpuTimes> readGpuTimes(const std::string& ioreg_program)
     QProcess p;
     p.start(program, args);
     if (!p.waitForStarted(5000))
-        return Error{"cannot run " + ioreg_program + " (the I/O Registry's GPU times): " +
-                     p.errorString().toStdString()};
+        return Error{"cannot run " + ioreg_program +
+                     " (the I/O Registry's GPU times): " + p.errorString().toStdString()};
     p.closeWriteChannel();
     if (!p.waitForFinished(15000)) {
         p.kill();

@@ -11,10 +11,11 @@ Result<double> ioreportUnitToNj(std::string_view label)
 {
     const char* ws = " \t\r\n";
     const auto b = label.find_first_not_of(ws);
-    const std::string_view t =
-        b == std::string_view::npos ? std::string_view{} : label.substr(b, label.find_last_not_of(ws) - b + 1);
-    static constexpr std::array<std::pair<std::string_view, double>, 5> kUnits{{
-        {"nJ", 1.0}, {"uJ", 1e3}, {"mJ", 1e6}, {"J", 1e9}, {"pJ", 1e-3}}};
+    const std::string_view t = b == std::string_view::npos
+        ? std::string_view{}
+        : label.substr(b, label.find_last_not_of(ws) - b + 1);
+    static constexpr std::array<std::pair<std::string_view, double>, 5> kUnits{
+        {{"nJ", 1.0}, {"uJ", 1e3}, {"mJ", 1e6}, {"J", 1e9}, {"pJ", 1e-3}}};
     for (const auto& [name, factor] : kUnits)
         if (t == name)
             return factor;
@@ -40,7 +41,8 @@ std::string needsMac()
 
 CounterStatus ioreportGpuStatus()
 {
-    return {"ioreport-gpu", true, false, needsMac(), "Apple GPU energy, the whole GPU (IOReport Energy Model)"};
+    return {"ioreport-gpu", true, false, needsMac(),
+            "Apple GPU energy, the whole GPU (IOReport Energy Model)"};
 }
 
 Result<std::unique_ptr<EnergyCounter>> openIOReportGpuCounter()

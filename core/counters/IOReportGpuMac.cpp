@@ -60,22 +60,22 @@ Result<Api> loadApi()
     if (!io)
         return Error{std::string("cannot load ") + kIOReport + ": " + dlerror()};
     Api a;
-    for (const Status& s : {
-             bind(cf, "CoreFoundation", "CFStringCreateWithCString", a.CFStringCreateWithCString),
-             bind(cf, "CoreFoundation", "CFDictionaryGetCount", a.CFDictionaryGetCount),
-             bind(cf, "CoreFoundation", "CFDictionaryCreateMutableCopy", a.CFDictionaryCreateMutableCopy),
-             bind(cf, "CoreFoundation", "CFDictionaryGetValue", a.CFDictionaryGetValue),
-             bind(cf, "CoreFoundation", "CFArrayGetCount", a.CFArrayGetCount),
-             bind(cf, "CoreFoundation", "CFArrayGetValueAtIndex", a.CFArrayGetValueAtIndex),
-             bind(cf, "CoreFoundation", "CFStringGetCString", a.CFStringGetCString),
-             bind(cf, "CoreFoundation", "CFRelease", a.CFRelease),
-             bind(io, kIOReport, "IOReportCopyChannelsInGroup", a.IOReportCopyChannelsInGroup),
-             bind(io, kIOReport, "IOReportCreateSubscription", a.IOReportCreateSubscription),
-             bind(io, kIOReport, "IOReportCreateSamples", a.IOReportCreateSamples),
-             bind(io, kIOReport, "IOReportCreateSamplesDelta", a.IOReportCreateSamplesDelta),
-             bind(io, kIOReport, "IOReportChannelGetChannelName", a.IOReportChannelGetChannelName),
-             bind(io, kIOReport, "IOReportChannelGetUnitLabel", a.IOReportChannelGetUnitLabel),
-             bind(io, kIOReport, "IOReportSimpleGetIntegerValue", a.IOReportSimpleGetIntegerValue)})
+    for (const Status& s :
+         {bind(cf, "CoreFoundation", "CFStringCreateWithCString", a.CFStringCreateWithCString),
+          bind(cf, "CoreFoundation", "CFDictionaryGetCount", a.CFDictionaryGetCount),
+          bind(cf, "CoreFoundation", "CFDictionaryCreateMutableCopy", a.CFDictionaryCreateMutableCopy),
+          bind(cf, "CoreFoundation", "CFDictionaryGetValue", a.CFDictionaryGetValue),
+          bind(cf, "CoreFoundation", "CFArrayGetCount", a.CFArrayGetCount),
+          bind(cf, "CoreFoundation", "CFArrayGetValueAtIndex", a.CFArrayGetValueAtIndex),
+          bind(cf, "CoreFoundation", "CFStringGetCString", a.CFStringGetCString),
+          bind(cf, "CoreFoundation", "CFRelease", a.CFRelease),
+          bind(io, kIOReport, "IOReportCopyChannelsInGroup", a.IOReportCopyChannelsInGroup),
+          bind(io, kIOReport, "IOReportCreateSubscription", a.IOReportCreateSubscription),
+          bind(io, kIOReport, "IOReportCreateSamples", a.IOReportCreateSamples),
+          bind(io, kIOReport, "IOReportCreateSamplesDelta", a.IOReportCreateSamplesDelta),
+          bind(io, kIOReport, "IOReportChannelGetChannelName", a.IOReportChannelGetChannelName),
+          bind(io, kIOReport, "IOReportChannelGetUnitLabel", a.IOReportChannelGetUnitLabel),
+          bind(io, kIOReport, "IOReportSimpleGetIntegerValue", a.IOReportSimpleGetIntegerValue)})
         if (!s)
             return Error{s.error()};
     return a;
@@ -213,7 +213,8 @@ private:
 
 CounterStatus ioreportGpuStatus()
 {
-    CounterStatus s{"ioreport-gpu", true, false, {}, "Apple GPU energy, the whole GPU (IOReport Energy Model)"};
+    CounterStatus s{
+        "ioreport-gpu", true, false, {}, "Apple GPU energy, the whole GPU (IOReport Energy Model)"};
     auto c = IOReportGpuCounter::open();
     s.available = c.ok();
     if (!c)

@@ -72,18 +72,21 @@ std::string raplFileError(const std::string& file, int err)
     switch (err) {
     case ENOENT:
     case ENOTDIR:
-        return file + " does not exist: no such RAPL zone file (this machine exposes no powercap "
-                      "RAPL zone there; Linux needs a CPU with RAPL and the intel_rapl_msr module; "
-                      "'joulebench-cli counters' lists the zones found, '--counter sim' measures without one)";
+        return file +
+            " does not exist: no such RAPL zone file (this machine exposes no powercap "
+            "RAPL zone there; Linux needs a CPU with RAPL and the intel_rapl_msr module; "
+            "'joulebench-cli counters' lists the zones found, '--counter sim' measures without one)";
     case EACCES:
     case EPERM:
-        return file + ": permission denied. Linux lets only root read RAPL energy counters, because a "
-                      "world-readable energy_uj is a power side channel that leaks secrets from other "
-                      "processes (CVE-2020-8694, Platypus). Fix: install " + std::string(kRulesFile) +
-               " into /etc/udev/rules.d/ (it makes energy_uj readable by the group 'joulebench', not by "
-               "everyone), run 'sudo groupadd --system joulebench', 'sudo usermod -aG joulebench $USER', "
-               "'sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=powercap', "
-               "then log in again";
+        return file +
+            ": permission denied. Linux lets only root read RAPL energy counters, because a "
+            "world-readable energy_uj is a power side channel that leaks secrets from other "
+            "processes (CVE-2020-8694, Platypus). Fix: install " +
+            std::string(kRulesFile) +
+            " into /etc/udev/rules.d/ (it makes energy_uj readable by the group 'joulebench', not by "
+            "everyone), run 'sudo groupadd --system joulebench', 'sudo usermod -aG joulebench $USER', "
+            "'sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=powercap', "
+            "then log in again";
     default:
         return "cannot read " + file + ": " + std::strerror(err);
     }
@@ -107,9 +110,10 @@ Result<std::unique_ptr<RaplCounter>> RaplCounter::open(const std::string& zone_d
 {
     std::error_code ec;
     if (!fs::is_directory(zone_dir, ec))
-        return Error{"no such RAPL zone: " + zone_dir +
-                     " is not a folder (this machine exposes no powercap RAPL zone there; "
-                     "'joulebench-cli counters' lists the zones found, '--counter sim' measures without one)"};
+        return Error{
+            "no such RAPL zone: " + zone_dir +
+            " is not a folder (this machine exposes no powercap RAPL zone there; "
+            "'joulebench-cli counters' lists the zones found, '--counter sim' measures without one)"};
     std::unique_ptr<RaplCounter> c(new RaplCounter);
     c->spec_ = spec;
     c->dir_ = zone_dir;
@@ -125,7 +129,8 @@ Result<std::unique_ptr<RaplCounter>> RaplCounter::open(const std::string& zone_d
     if (!range)
         return Error{range.error()};
     if (*range <= 0)
-        return Error{range_file + " is 0: the zone reports no counter range, so a wraparound could not be undone"};
+        return Error{range_file +
+                     " is 0: the zone reports no counter range, so a wraparound could not be undone"};
     c->range_uj_ = *range;
 
     auto first = readNumberFile(zone_dir + "/energy_uj");

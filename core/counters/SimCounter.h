@@ -37,10 +37,10 @@ private:
     std::atomic<std::int64_t> workload_pid_{0};
 
     std::int64_t last_ns_ = 0;
-    std::int64_t cpu_pid_ = 0;      // the pid last_cpu_ns_ belongs to (0: no baseline)
+    std::int64_t cpu_pid_ = 0;  // the pid last_cpu_ns_ belongs to (0: no baseline)
     std::int64_t last_cpu_ns_ = 0;
     std::int64_t total_nj_ = 0;
-    double carry_nj_ = 0;           // the fraction of a nJ not yet added to total_nj_
+    double carry_nj_ = 0;  // the fraction of a nJ not yet added to total_nj_
 };
 
 }  // namespace jb
