@@ -5,6 +5,8 @@
 #include <QStringList>
 
 #include <charconv>
+#include <optional>
+#include <string>
 
 namespace jb {
 
