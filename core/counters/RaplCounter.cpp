@@ -84,9 +84,9 @@ std::string raplFileError(const std::string& file, int err)
             "processes (CVE-2020-8694, Platypus). Fix: install " +
             std::string(kRulesFile) +
             " into /etc/udev/rules.d/ (it makes energy_uj readable by the group 'joulebench', not by "
-            "everyone), run 'sudo groupadd --system joulebench', 'sudo usermod -aG joulebench $USER', "
-            "'sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=powercap', "
-            "then log in again";
+            "everyone) and create that group with 'sudo groupadd --system joulebench' (the JouleBench "
+            "package does both); then 'sudo usermod -aG joulebench $USER', 'sudo udevadm control --reload "
+            "&& sudo udevadm trigger --subsystem-match=powercap', and log in again";
     default:
         return "cannot read " + file + ": " + std::strerror(err);
     }
