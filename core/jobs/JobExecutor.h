@@ -1,0 +1,87 @@
+#pragma once
+// Where a job runs. The queue decides what runs when and on which GPU and keeps the run
+// folders and manifests; an executor does everything that touches the job's machine: the GPU
+// report, starting the job in its own session, watching its memory and energy, ending it at
+// its timeout, finding and hashing its result. LocalExecutor runs jobs on this machine; a
+// remote executor would implement the same calls (run folders on a shared file system).
+#include "base/Result.h"
+#include "counters/CounterRegistry.h"
+#include "jobs/GpuProbe.h"
+#include "jobs/Manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+// Everything an executor needs to run one job (placeholders already filled).
+struct JobLaunch {
+    std::string name;
+    std::vector<std::string> argv;
+    std::string cwd;
+    std::map<std::string, std::optional<std::string>> env;  // changes to the executor's environment
+    double timeout_seconds = 0;
+    double grace_seconds = 10;
+    std::string result_glob;  // empty: the job has no result file
+    std::string run_dir;      // logs go here
+    GpuInfo gpu;
+    double memory_sampling_period_seconds = 1.0;
+    EnergySettings energy;
+};
+
+struct JobProgress {
+    double elapsed_seconds = 0;
+    std::int64_t memory_mib = 0;       // this sample
+    std::int64_t peak_memory_mib = 0;  // so far
+    std::optional<double> power_w;     // GPU board power
+    int processes = 0;                 // live processes of the job
+};
+
+// Called on the executor's thread; implementations post to their own thread.
+class JobObserver {
+public:
+    virtual ~JobObserver() = default;
+    virtual void started(std::int64_t pid) = 0;
+    virtual void progress(const JobProgress& p) = 0;
+    virtual void logLine(const std::string& stream, const std::string& line) = 0;  // "stdout"/"stderr"/"driver"
+};
+
+// What happened, for the manifest.
+struct JobOutcome {
+    JobStatus status = JobStatus::FailedToStart;
+    std::optional<int> return_code;  // -N where signal N ended it
+    std::int64_t pid = 0;
+    double wall_seconds = 0;         // spawn to exit (the reference's driver_wall_seconds)
+    double started_unix_time = 0;
+    double completed_unix_time = 0;
+    std::optional<std::string> result;
+    std::optional<std::string> result_sha256;
+    std::int64_t peak_memory_mib = 0;
+    std::string memory_source;
+    std::int64_t memory_samples = 0;
+    std::int64_t memory_read_errors = 0;
+    std::optional<std::string> memory_last_error;
+    nlohmann::json accounting;
+    nlohmann::json energy;
+    nlohmann::json termination;
+    nlohmann::json logs = nlohmann::json::object();
+    std::vector<std::string> notes;
+};
+
+class JobExecutor {
+public:
+    virtual ~JobExecutor() = default;
+    // The physical GPU report (index, uuid, name, total memory).
+    virtual Result<GpuInfo> probeGpu(int index) = 0;
+    // Runs the job to its end; blocking, called on a worker thread, several at once for
+    // different GPUs. cancel becomes true when the queue is stopped.
+    virtual JobOutcome run(const JobLaunch& launch, JobObserver& observer, const std::atomic<bool>& cancel) = 0;
+};
+
+}  // namespace jb

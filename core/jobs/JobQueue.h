@@ -1,0 +1,110 @@
+#pragma once
+// The GPU job queue: reads what is on disk (preserved, orphaned, running elsewhere), records
+// the source's provenance and the GPUs once, then runs the remaining jobs through an executor,
+// one job per allowed GPU at a time and jobs on different GPUs at once, and writes each job's
+// manifest. Event-driven on the thread it lives in (provenance and jobs run on worker threads),
+// so a GUI page and the CLI drive it alike and tell its story from its signals.
+#include "jobs/JobExecutor.h"
+#include "jobs/JobFile.h"
+#include "jobs/Manifest.h"
+#include "jobs/RunFolders.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace jb {
+
+struct QueueSummary {
+    int total = 0;
+    int completed = 0;          // ran now and completed
+    int failed = 0;             // ran now with another status (or could not be set up)
+    int preserved = 0;          // a manifest was already there
+    int orphaned = 0;           // a run folder without a manifest: left for an audit
+    int running_elsewhere = 0;  // another live driver runs it
+    int conflicts = 0;          // several manifests, or an unreadable one
+    int not_started = 0;        // left pending by a cancel or a refusal
+    bool dry_run = false;
+    bool cancelled = false;
+    bool refused = false;       // nothing ran: dirty source, GPU not found ...
+    std::string refusal;
+    bool allOk() const
+    {
+        return !refused && !cancelled && failed == 0 && orphaned == 0 && running_elsewhere == 0 && conflicts == 0 &&
+               not_started == 0;
+    }
+};
+
+struct QueueOptions {
+    bool dry_run = false;
+};
+
+class JobQueue : public QObject {
+    Q_OBJECT
+public:
+    JobQueue(JobFile file, std::shared_ptr<JobExecutor> executor, QueueOptions options = {},
+             QObject* parent = nullptr);
+    ~JobQueue() override;  // cancels running jobs and waits for them to end
+
+    // Starts the queue (once); everything after comes as signals, ending with queueFinished.
+    void start();
+    // Ends running jobs (status cancelled, manifest written) and starts no more.
+    void cancel();
+
+    bool finished() const { return finished_; }
+    const QueueSummary& summary() const { return summary_; }
+    const JobFile& jobFile() const { return file_; }
+
+Q_SIGNALS:
+    void jobPreserved(const QString& name, const QString& manifestPath, const QString& status);
+    // state: "orphaned", "running" (another driver) or "conflict"; the job is left untouched.
+    void jobSkipped(const QString& name, const QString& state, const QString& detail);
+    void jobWouldRun(const QString& name, const QString& gpu, const QStringList& argv);  // dry run
+    void jobStarted(const QString& name, int gpu, const QString& runDir, qint64 pid);
+    void jobProgress(const QString& name, double elapsedSeconds, qint64 peakMemoryMib, double powerW);
+    void jobFinished(const QString& name, const jb::JobManifest& manifest, const QString& manifestPath);
+    // A job that could not even get a run folder (no manifest can be written for it).
+    void jobFailed(const QString& name, const QString& message);
+    // stream: "stdout"/"stderr" (the job's output), "driver" (the queue's own lines; name may be empty).
+    void logLine(const QString& name, const QString& stream, const QString& line);
+    void queueFailed(const QString& message);  // refused before any job ran
+    void queueFinished(const jb::QueueSummary& summary);
+
+private:
+    struct Running;
+    void begin();
+    void prepared(bool ok, const std::string& message, const nlohmann::json& source,
+                  const std::map<int, GpuInfo>& gpus);
+    void schedule();
+    void startJob(std::size_t index, int gpu);
+    void jobDone(std::size_t index, const JobOutcome& outcome);
+    void finishIfDone();
+    void driverLine(const QString& name, const QString& line);
+
+    JobFile file_;
+    std::shared_ptr<JobExecutor> executor_;
+    QueueOptions options_;
+    QueueSummary summary_;
+    bool started_ = false;
+    bool finished_ = false;
+    bool cancelled_ = false;
+    bool ready_ = false;  // provenance and GPUs known
+    std::thread prep_;
+    nlohmann::json source_;
+    std::map<int, GpuInfo> gpus_;
+    std::vector<std::size_t> pending_;                  // job indices, file order
+    std::map<std::size_t, std::unique_ptr<Running>> running_;
+    std::set<int> busy_gpus_;
+};
+
+}  // namespace jb
+
+Q_DECLARE_METATYPE(jb::QueueSummary)

@@ -1,0 +1,271 @@
+#include "jobs/Manifest.h"
+
+#include "jobs/JsonRead.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace jb {
+
+namespace {
+
+constexpr const char* kStatusNames[] = {"completed", "nonzero_exit", "timeout", "missing_result", "failed_to_start",
+                                        "cancelled"};
+
+// The manifest's own top-level keys; every other top-level key is one of the job's fields.
+constexpr const char* kManifestKeys[] = {
+    "source", "status", "return_code", "histogram", "histogram_sha256", "result", "result_sha256",
+    "driver_wall_seconds", "started_unix_time", "completed_unix_time", "hardware", "work", "energy", "logs",
+    "run_directory", "cuda_visible_devices", "argv_run", "concurrent_jobs", "termination", "notes",
+    "joulebench_version"};
+
+bool isManifestKey(const std::string& k)
+{
+    for (const char* m : kManifestKeys)
+        if (k == m)
+            return true;
+    return false;
+}
+
+template <class T>
+nlohmann::json orNull(const std::optional<T>& v)
+{
+    return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+}  // namespace
+
+std::string toString(JobStatus s)
+{
+    return kStatusNames[int(s)];
+}
+
+std::optional<JobStatus> jobStatusFrom(const std::string& s)
+{
+    for (int i = 0; i < int(std::size(kStatusNames)); ++i)
+        if (s == kStatusNames[i])
+            return JobStatus(i);
+    return std::nullopt;
+}
+
+nlohmann::json JobManifest::toJson() const
+{
+    nlohmann::json j = job.is_object() ? job : nlohmann::json::object();
+    j["source"] = source;
+    j["status"] = toString(status);
+    j["return_code"] = orNull(return_code);
+    // The reference names the result file `histogram`; both names are written.
+    j["histogram"] = orNull(result);
+    j["histogram_sha256"] = orNull(result_sha256);
+    j["result"] = orNull(result);
+    j["result_sha256"] = orNull(result_sha256);
+    j["driver_wall_seconds"] = driver_wall_seconds;
+    j["started_unix_time"] = started_unix_time;
+    j["completed_unix_time"] = completed_unix_time;
+    nlohmann::json h;
+    h["physical_index"] = hardware.physical_index;
+    h["uuid"] = hardware.uuid;
+    h["name"] = hardware.name;
+    h["total_memory_mib"] = hardware.total_memory_mib;
+    h["peak_process_gpu_memory_mib"] = hardware.peak_process_gpu_memory_mib;
+    h["memory_sampling_period_seconds"] = hardware.memory_sampling_period_seconds;
+    h["gpu_report_source"] = hardware.gpu_report_source;
+    h["memory_source"] = hardware.memory_source;
+    h["memory_samples"] = hardware.memory_samples;
+    h["memory_read_errors"] = hardware.memory_read_errors;
+    h["memory_last_error"] = orNull(hardware.memory_last_error);
+    h["accounting"] = hardware.accounting;
+    j["hardware"] = h;
+    j["work"] = work;
+    j["energy"] = energy;
+    j["logs"] = logs;
+    j["run_directory"] = run_directory;
+    j["cuda_visible_devices"] = cuda_visible_devices;
+    j["argv_run"] = argv_run;
+    j["concurrent_jobs"] = concurrent_jobs;
+    j["termination"] = termination;
+    j["notes"] = notes;
+    j["joulebench_version"] = joulebench_version;
+    return j;
+}
+
+Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::string& origin)
+{
+    JsonRead r(origin);
+    JobManifest m;
+    if (!r.object(j, ""))
+        return Error{r.error()};
+    auto need = [&](const char* k) -> const nlohmann::json* {
+        const nlohmann::json* v = JsonRead::member(j, k);
+        if (!v)
+            r.fail(k, "missing");
+        return v;
+    };
+    auto optString = [&](const nlohmann::json* v, const std::string& path) -> std::optional<std::string> {
+        if (!v || v->is_null())
+            return std::nullopt;
+        return r.string(*v, path);
+    };
+    m.job = nlohmann::json::object();
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (!isManifestKey(it.key()))
+            m.job[it.key()] = *it;
+    if (auto* v = JsonRead::member(j, "source"))
+        m.source = *v;
+    if (auto* v = need("status")) {
+        if (auto s = r.string(*v, "status")) {
+            if (auto st = jobStatusFrom(*s))
+                m.status = *st;
+            else
+                r.fail("status", "expected one of completed, nonzero_exit, timeout, missing_result, "
+                                 "failed_to_start, cancelled; found \"" + *s + "\"");
+        }
+    }
+    if (auto* v = JsonRead::member(j, "return_code"); v && !v->is_null())
+        if (auto i = r.integer(*v, "return_code", -1000))
+            m.return_code = int(*i);
+    // `result` is JouleBench's name; a manifest of the reference driver has `histogram` only.
+    const nlohmann::json* result = JsonRead::member(j, "result");
+    m.result = optString(result ? result : JsonRead::member(j, "histogram"), result ? "result" : "histogram");
+    const nlohmann::json* sha = JsonRead::member(j, "result_sha256");
+    m.result_sha256 = optString(sha ? sha : JsonRead::member(j, "histogram_sha256"),
+                                sha ? "result_sha256" : "histogram_sha256");
+    if (auto* v = need("driver_wall_seconds"))
+        if (auto d = r.number(*v, "driver_wall_seconds", 0, false))
+            m.driver_wall_seconds = *d;
+    if (auto* v = JsonRead::member(j, "started_unix_time"))
+        if (auto d = r.number(*v, "started_unix_time", 0, false))
+            m.started_unix_time = *d;
+    if (auto* v = need("completed_unix_time"))
+        if (auto d = r.number(*v, "completed_unix_time", 0, false))
+            m.completed_unix_time = *d;
+    if (auto* h = need("hardware"); h && r.object(*h, "hardware")) {
+        JobHardware& hw = m.hardware;
+        if (auto* v = JsonRead::member(*h, "physical_index"))
+            if (auto i = r.integer(*v, "hardware.physical_index", -1))
+                hw.physical_index = int(*i);
+        if (auto* v = JsonRead::member(*h, "uuid"))
+            if (auto s = r.string(*v, "hardware.uuid"))
+                hw.uuid = *s;
+        if (auto* v = JsonRead::member(*h, "name"))
+            if (auto s = r.string(*v, "hardware.name"))
+                hw.name = *s;
+        if (auto* v = JsonRead::member(*h, "total_memory_mib"))
+            if (auto i = r.integer(*v, "hardware.total_memory_mib", 0))
+                hw.total_memory_mib = *i;
+        if (auto* v = JsonRead::member(*h, "peak_process_gpu_memory_mib"))
+            if (auto i = r.integer(*v, "hardware.peak_process_gpu_memory_mib", 0))
+                hw.peak_process_gpu_memory_mib = *i;
+        if (auto* v = JsonRead::member(*h, "memory_sampling_period_seconds"))
+            if (auto d = r.number(*v, "hardware.memory_sampling_period_seconds", 0, true))
+                hw.memory_sampling_period_seconds = *d;
+        if (auto* v = JsonRead::member(*h, "gpu_report_source"))
+            if (auto s = r.string(*v, "hardware.gpu_report_source"))
+                hw.gpu_report_source = *s;
+        if (auto* v = JsonRead::member(*h, "memory_source"))
+            if (auto s = r.string(*v, "hardware.memory_source"))
+                hw.memory_source = *s;
+        if (auto* v = JsonRead::member(*h, "memory_samples"))
+            if (auto i = r.integer(*v, "hardware.memory_samples", 0))
+                hw.memory_samples = *i;
+        if (auto* v = JsonRead::member(*h, "memory_read_errors"))
+            if (auto i = r.integer(*v, "hardware.memory_read_errors", 0))
+                hw.memory_read_errors = *i;
+        hw.memory_last_error = optString(JsonRead::member(*h, "memory_last_error"), "hardware.memory_last_error");
+        if (auto* v = JsonRead::member(*h, "accounting"))
+            hw.accounting = *v;
+    }
+    if (auto* v = JsonRead::member(j, "work"))
+        m.work = *v;
+    if (auto* v = JsonRead::member(j, "energy"))
+        m.energy = *v;
+    if (auto* v = JsonRead::member(j, "logs"))
+        m.logs = *v;
+    if (auto* v = JsonRead::member(j, "run_directory"))
+        if (auto s = r.string(*v, "run_directory"))
+            m.run_directory = *s;
+    if (auto* v = JsonRead::member(j, "cuda_visible_devices"); v && !v->is_null())
+        if (auto s = r.string(*v, "cuda_visible_devices"))
+            m.cuda_visible_devices = *s;
+    if (auto* v = JsonRead::member(j, "argv_run"))
+        if (auto l = r.strings(*v, "argv_run", false))
+            m.argv_run = *l;
+    if (auto* v = JsonRead::member(j, "concurrent_jobs"))
+        if (auto l = r.strings(*v, "concurrent_jobs", false))
+            m.concurrent_jobs = *l;
+    if (auto* v = JsonRead::member(j, "termination"))
+        m.termination = *v;
+    if (auto* v = JsonRead::member(j, "notes"))
+        if (auto l = r.strings(*v, "notes", false))
+            m.notes = *l;
+    if (auto* v = JsonRead::member(j, "joulebench_version"))
+        if (auto s = r.string(*v, "joulebench_version"))
+            m.joulebench_version = *s;
+    if (!r.ok())
+        return Error{r.error()};
+    return m;
+}
+
+std::string manifestText(const nlohmann::json& j)
+{
+    // nlohmann::json keeps object keys sorted; ensure_ascii as Python's default.
+    return j.dump(2, ' ', true) + "\n";
+}
+
+Status writeJsonAtomic(const std::string& path, const nlohmann::json& j)
+{
+    const std::string text = manifestText(j);
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return Error{"cannot write '" + tmp + "': " + std::strerror(errno)};
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int e = errno;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            return Error{"cannot write '" + tmp + "': " + std::strerror(e)};
+        }
+        done += std::size_t(n);
+    }
+    // On disk before the rename makes it visible: a crash leaves the old file or the new one.
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        return Error{"cannot write '" + tmp + "': " + std::strerror(e)};
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        return Error{"cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(e)};
+    }
+    return Ok{};
+}
+
+Result<JobManifest> readManifest(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{"cannot read manifest '" + path + "': " + std::strerror(errno)};
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(ss.str());
+    } catch (const nlohmann::json::parse_error& e) {
+        return Error{path + ": not valid JSON: " + e.what()};
+    }
+    return JobManifest::fromJson(j, path);
+}
+
+}  // namespace jb

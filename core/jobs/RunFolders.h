@@ -1,0 +1,38 @@
+#pragma once
+// The run folders on disk, as the reference driver keeps them: OUTPUT_ROOT/NAME/driver_<time>/
+// holds a job's logs, its driver.json (which driver runs it) and, once it is over, its
+// manifest. A job whose manifest exists is preserved; a folder without one is an orphan, left
+// for someone to audit; a folder whose driver is alive is running.
+#include "base/Result.h"
+#include "jobs/Manifest.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+enum class DiskState { NotRun, Preserved, Orphaned, Running, Conflict };
+std::string toString(DiskState s);  // "not_run", "preserved", "orphaned", "running", "conflict"
+
+struct JobDiskInfo {
+    DiskState state = DiskState::NotRun;
+    std::string job_folder;     // OUTPUT_ROOT/NAME
+    std::string run_dir;        // the driver_* folder, where there is exactly one
+    std::string manifest_path;  // where preserved
+    std::optional<JobManifest> manifest;
+    std::string detail;         // for people: why orphaned/conflict, who runs it
+};
+
+// What is on disk for one job (as the reference's record_path and result_directory).
+JobDiskInfo inspectJob(const std::string& output_root, const std::string& name);
+
+// Creates OUTPUT_ROOT/NAME/driver_YYYY_MM_DD_HH_MM_SS and its driver.json (this process's pid,
+// host and start); the job folder must not exist yet.
+Result<std::string> createRunDirectory(const std::string& output_root, const std::string& name);
+
+// Files matching pattern (shell wildcards per path component; relative patterns start at
+// base_dir; '*' does not match a leading dot), sorted.
+std::vector<std::string> globFiles(const std::string& base_dir, const std::string& pattern);
+
+}  // namespace jb
