@@ -1,12 +1,50 @@
-// Placeholder until its room lands; replaced by the subcommand's real implementation.
+// `joulebench-cli summary RECORD...`: a table of records, one row per record and counter.
+// Exit 0 when every file was read, 2 when some could not be (each named on stderr; the table
+// still shows the others).
 #include "CliCommon.h"
 #include "Commands.h"
+
+#include "record/RecordJson.h"
+#include "record/SummaryTable.h"
+
+#include <QCommandLineParser>
 
 namespace jbcli {
 
 int cmdSummary(const QStringList& args)
 {
-    return usageError(args.value(0), QStringLiteral("not built yet"));
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Prints one row per record and whole-device counter: label, status, rounds, verdict counts, the "
+        "median energy per decode with its range over rounds, and the outlier rounds (1-based). Reads "
+        "JouleBench records and the reference harness's alike."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("RECORD..."), QStringLiteral("Record files (JSON)."));
+    if (!p.parse(args))
+        return usageError(args.value(0), p.errorText());
+    if (p.isSet(QStringLiteral("help"))) {
+        out() << p.helpText();
+        out().flush();
+        return kOk;
+    }
+    const QStringList files = p.positionalArguments();
+    if (files.isEmpty())
+        return usageError(args.value(0), QStringLiteral("takes one or more record files"));
+
+    std::vector<std::pair<std::string, jb::Record>> records;
+    int failed = 0;
+    for (const QString& f : files) {
+        jb::Result<jb::Record> r = jb::loadRecord(toStd(f));
+        if (!r) {
+            err() << args.value(0) << ": " << toQ(r.error()) << Qt::endl;
+            ++failed;
+            continue;
+        }
+        records.emplace_back(toStd(f), std::move(*r));
+    }
+    if (!records.empty())
+        out() << toQ(jb::summaryTable(records)) << Qt::flush;
+    return failed ? kUsage : kOk;
 }
 
 }  // namespace jbcli
