@@ -1,12 +1,356 @@
-// Placeholder until its room lands; replaced by the subcommand's real implementation.
+// `joulebench-cli plan`: idle seconds, k and rounds that reach a verdict in a chosen share of
+// rounds, from a record's idle noise and marginal power (or from figures typed in). The
+// arithmetic is core/noise (docs/PLANNER.md); this file only reads flags and prints.
 #include "CliCommon.h"
 #include "Commands.h"
 
+#include "noise/Planner.h"
+#include "noise/RecordNoise.h"
+#include "noise/Resolution.h"
+#include "noise/RoundModel.h"
+#include "record/RecordJson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QCommandLineParser>
+
+#include <cmath>
+#include <optional>
+
 namespace jbcli {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+QString num(double v, int precision = 4)
+{
+    return QString::number(v, 'g', precision);
+}
+
+QString pct(double share)
+{
+    return QString::number(share * 100.0, 'f', share > 0.999 && share < 1.0 ? 2 : 1) + QLatin1Char('%');
+}
+
+// A flag's number, checked against a range; the message names the flag and what it takes.
+struct Flags {
+    const QCommandLineParser& p;
+    QString error;
+
+    std::optional<double> number(const char* name, double min, double max, bool minOpen = false)
+    {
+        const QString n = QString::fromLatin1(name);
+        if (!p.isSet(n) || !error.isEmpty())
+            return std::nullopt;
+        bool ok = false;
+        const double v = p.value(n).toDouble(&ok);
+        const bool inRange = ok && std::isfinite(v) && (minOpen ? v > min : v >= min) && v <= max;
+        if (!inRange) {
+            error = QStringLiteral("--%1 takes a number %2 %3%4, not '%5'")
+                        .arg(n, minOpen ? QStringLiteral(">") : QStringLiteral(">="), num(min),
+                             max < 1e300 ? QStringLiteral(" and <= ") + num(max) : QString(), p.value(n));
+            return std::nullopt;
+        }
+        return v;
+    }
+    std::optional<int> integer(const char* name, int min, int max)
+    {
+        const QString n = QString::fromLatin1(name);
+        if (!p.isSet(n) || !error.isEmpty())
+            return std::nullopt;
+        bool ok = false;
+        const int v = p.value(n).toInt(&ok);
+        if (!ok || v < min || v > max) {
+            error = QStringLiteral("--%1 takes a whole number from %2 to %3, not '%4'").arg(n).arg(min).arg(max).arg(p.value(n));
+            return std::nullopt;
+        }
+        return v;
+    }
+};
+
+ojson optionalJson(const std::optional<double>& v)
+{
+    return v ? ojson(*v) : ojson(nullptr);
+}
+
+}  // namespace
 
 int cmdPlan(const QStringList& args)
 {
-    return usageError(args.value(0), QStringLiteral("not built yet"));
+    const QString cmd = args.value(0);
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Plans a run from a record's idle noise: the idle seconds, k and rounds that reach a verdict\n"
+        "(ratio = marginal W / idle sd: clean >= 10, relative-only >= 3, noisy >= 1) in a chosen share\n"
+        "of rounds, in the least total time, and the smallest marginal power and energy the idle noise\n"
+        "resolves at each verdict. Without a record, give --idle-sd-w, --marginal-w and --busy-s-per-k.\n"
+        "Exit status: 0 a plan, 1 no settings reach the target (the output says what would be\n"
+        "needed), 2 bad flags or an unreadable record. The arithmetic: docs/PLANNER.md."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("RECORD"), QStringLiteral("A JouleBench or reference record (JSON)."),
+                            QStringLiteral("[RECORD]"));
+    auto opt = [&](const char* name, const char* help, const char* value) {
+        p.addOption({QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value)});
+    };
+    opt("target", "Verdict to reach: clean, relative-only or noisy (default clean).", "VERDICT");
+    opt("confidence", "Share of rounds that should reach it, between 0.5 and 1 (default 0.9).", "P");
+    opt("marginal-w", "Expected marginal power in W (default: the median of the record's rounds).", "W");
+    opt("counter", "The record's whole-device counter to read (default: its first).", "SPEC");
+    opt("idle-sd-w", "Idle power sd per sample interval in W (default: pooled from the record's idle brackets).", "W");
+    opt("busy-s-per-k", "Busy window per unit of k in seconds (default: the record's median window / k).", "S");
+    opt("sample-ms", "Sampling period in ms (default: the record's, else 100).", "MS");
+    opt("ci-width", "Relative half-width the median J/decode should be known to at 95% (default 0.05).", "FRAC");
+    opt("min-rounds", "Fewest rounds to plan (default 6).", "N");
+    opt("min-idle-intervals", "Fewest sample intervals in an idle bracket (default 5).", "N");
+    opt("max-idle-s", "Longest idle bracket to consider (default 600).", "S");
+    opt("max-busy-s", "Longest busy window to consider (default 600).", "S");
+    p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    if (!p.parse(args))
+        return usageError(cmd, p.errorText());
+    if (p.isSet(QStringLiteral("help"))) {
+        out() << p.helpText();
+        out().flush();
+        return kOk;
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() > 1)
+        return usageError(cmd, QStringLiteral("takes one record, got %1 arguments: %2").arg(pos.size()).arg(pos.join(QLatin1Char(' '))));
+
+    Flags f{p, {}};
+    const auto confidence = f.number("confidence", 0.5, 1.0, true);
+    const auto marginalW = f.number("marginal-w", 0.0, 1e300);
+    const auto idleSdW = f.number("idle-sd-w", 0.0, 1e300);
+    const auto perK = f.number("busy-s-per-k", 0.0, 1e300, true);
+    const auto sampleMs = f.number("sample-ms", 0.0, 1e300, true);
+    const auto ciWidth = f.number("ci-width", 0.0, 1e300, true);
+    const auto minRounds = f.integer("min-rounds", 1, 100000);
+    const auto minIdle = f.integer("min-idle-intervals", 2, 10000000);
+    const auto maxIdle = f.number("max-idle-s", 0.0, 1e300, true);
+    const auto maxBusy = f.number("max-busy-s", 0.0, 1e300, true);
+    if (!f.error.isEmpty())
+        return usageError(cmd, f.error);
+    if (confidence && *confidence >= 1.0)
+        return usageError(cmd, QStringLiteral("--confidence must be below 1, not '%1'").arg(p.value(QStringLiteral("confidence"))));
+    const std::string target = p.isSet(QStringLiteral("target")) ? toStd(p.value(QStringLiteral("target"))) : "clean";
+    if (!jb::verdictThreshold(target))
+        return usageError(cmd, QStringLiteral("--target takes clean, relative-only or noisy, not '%1'").arg(toQ(target)));
+    if (pos.isEmpty() && !(idleSdW && marginalW && perK))
+        return usageError(cmd, QStringLiteral("give a RECORD, or all of --idle-sd-w, --marginal-w and --busy-s-per-k"));
+    if (pos.isEmpty() && p.isSet(QStringLiteral("counter")))
+        return usageError(cmd, QStringLiteral("--counter picks a record's counter: give a RECORD"));
+
+    jb::PlanInputs in;
+    std::optional<jb::Record> record;
+    std::optional<jb::RecordNoise> noise;
+    if (!pos.isEmpty()) {
+        auto r = jb::loadRecord(toStd(pos.first()));
+        if (!r)
+            return usageError(cmd, toQ(r.error()));
+        record = std::move(*r);
+        const std::string spec = p.isSet(QStringLiteral("counter")) ? toStd(p.value(QStringLiteral("counter"))) : std::string();
+        auto n = jb::recordNoise(*record, spec);
+        if (!n)
+            return usageError(cmd, pos.first() + QStringLiteral(": ") + toQ(n.error()));
+        noise = std::move(*n);
+        in = jb::planInputsFrom(*noise, *record);
+    }
+    if (idleSdW)
+        in.idle_sd_w = *idleSdW;
+    if (marginalW)
+        in.marginal_w = *marginalW;
+    if (perK)
+        in.busy_s_per_k = *perK;
+    if (sampleMs)
+        in.period_s = *sampleMs / 1000.0;
+    else if (!record)
+        in.period_s = 0.1;
+    if (sampleMs || idleSdW)
+        in.allan.clear();  // the record's Allan curve belongs to its own period and noise
+    if (!(in.marginal_w > 0.0) && !marginalW)
+        return usageError(cmd, pos.first() + QStringLiteral(": no round has a marginal figure for '%1': give --marginal-w")
+                                                 .arg(toQ(noise->spec)));
+    if (!(in.busy_s_per_k > 0.0))
+        return usageError(cmd, pos.first() + QStringLiteral(": no round has a busy window: give --busy-s-per-k"));
+    in.target = target;
+    if (confidence)
+        in.confidence = *confidence;
+    if (ciWidth)
+        in.ci_halfwidth = *ciWidth;
+    if (minRounds)
+        in.min_rounds = *minRounds;
+    in.max_rounds = std::max(in.max_rounds, in.min_rounds);
+    if (minIdle)
+        in.min_idle_intervals = *minIdle;
+    if (maxIdle)
+        in.max_idle_s = *maxIdle;
+    if (maxBusy)
+        in.max_busy_s = *maxBusy;
+    if (const jb::PlanCheck c = jb::checkPlanInputs(in); !c.ok)
+        return usageError(cmd, toQ(c.error));
+
+    const jb::PlanOutcome o = jb::planRun(in);
+
+    // The resolution table at the record's own settings where there is a record (what its
+    // noise let its rounds resolve), else at the plan's.
+    jb::ResolutionInputs ri;
+    ri.idle_sd_w = in.idle_sd_w;
+    ri.busy_sd_w = in.busy_sd_w;
+    ri.period_s = in.period_s;
+    ri.confidence = in.confidence;
+    if (record && noise && noise->window_s && !sampleMs) {
+        ri.window_s = *noise->window_s;
+        ri.idle_s = record->idle_s;
+    } else if (o.reachable) {
+        ri.window_s = o.busy_s;
+        ri.idle_s = o.idle_s;
+    } else {
+        ri.window_s = in.busy_s_per_k;
+        ri.idle_s = 5.0;
+    }
+    const std::vector<jb::ResolutionRow> rows = jb::resolution(ri);
+    const QString counterSpec = noise ? toQ(noise->spec) : QString();
+
+    if (p.isSet(QStringLiteral("json"))) {
+        ojson j;
+        ojson src;
+        if (record) {
+            src = {{"record", toStd(pos.first())},
+                   {"counter", noise->spec},
+                   {"idle_from", noise->source},
+                   {"idle_brackets", noise->brackets},
+                   {"idle_intervals", noise->intervals},
+                   {"idle_mean_w", noise->idle_mean_w},
+                   {"idle_sd_w", noise->idle_sd_w},
+                   {"idle_sd_max_w", noise->idle_sd_max_w},
+                   {"rounds_with_marginal", noise->rounds_with_marginal},
+                   {"marginal_w", optionalJson(noise->marginal_w)},
+                   {"busy_sd_w", optionalJson(noise->busy_sd_w)},
+                   {"busy_s_per_k", optionalJson(noise->busy_s_per_k)},
+                   {"window_s", optionalJson(noise->window_s)},
+                   {"j_per_decode", optionalJson(noise->j_per_decode)},
+                   {"j_per_decode_rel_spread", optionalJson(noise->j_per_decode_rel_spread)}};
+        }
+        j["source"] = record ? src : ojson(nullptr);
+        j["inputs"] = {{"idle_sd_w", in.idle_sd_w},
+                       {"busy_sd_w", in.busy_sd_w > 0 ? in.busy_sd_w : in.idle_sd_w},
+                       {"marginal_w", in.marginal_w},
+                       {"period_s", in.period_s},
+                       {"busy_s_per_k", in.busy_s_per_k},
+                       {"target", in.target},
+                       {"confidence", in.confidence},
+                       {"ci_halfwidth", in.ci_halfwidth},
+                       {"ci_level", in.ci_level},
+                       {"min_rounds", in.min_rounds},
+                       {"min_idle_intervals", in.min_idle_intervals},
+                       {"extra_rel_sd", in.extra_rel_sd},
+                       {"max_idle_s", in.max_idle_s},
+                       {"max_busy_s", in.max_busy_s}};
+        ojson res = ojson::array();
+        for (const jb::ResolutionRow& r : rows)
+            res.push_back({{"verdict", r.verdict},
+                           {"threshold", r.threshold},
+                           {"min_marginal_w", r.min_marginal_w},
+                           {"min_energy_j", r.min_energy_j},
+                           {"marginal_w_at_confidence", optionalJson(r.marginal_w_at_confidence)},
+                           {"energy_j_at_confidence", optionalJson(r.energy_j_at_confidence)}});
+        j["resolution"] = {{"window_s", ri.window_s}, {"idle_s", ri.idle_s}, {"rows", res}};
+        ojson plan = {{"reachable", o.reachable},
+                      {"message", o.message},
+                      {"threshold", o.threshold},
+                      {"asymptotic_ratio", o.asymptotic_ratio},
+                      {"needed_idle_sd_w", o.needed_idle_sd_w},
+                      {"needed_marginal_w", o.needed_marginal_w},
+                      {"suggested_sample_s", optionalJson(o.suggested_sample_s)}};
+        if (o.reachable) {
+            plan["idle_s"] = o.idle_s;
+            plan["idle_intervals"] = o.idle_intervals;
+            plan["k"] = o.k;
+            plan["busy_s"] = o.busy_s;
+            plan["busy_intervals"] = o.busy_intervals;
+            plan["rounds"] = o.rounds;
+            plan["settle_s"] = o.settle_s;
+            plan["total_s"] = o.total_s;
+            plan["round_probability"] = o.round_probability;
+            plan["p_clean"] = o.p_clean;
+            plan["p_relative_only"] = o.p_relative_only;
+            plan["p_noisy"] = o.p_noisy;
+            plan["rel_sd_per_round"] = o.rel_sd_per_round;
+            plan["ci_halfwidth"] = o.ci_halfwidth;
+            plan["ci_met"] = o.ci_met;
+        }
+        j["plan"] = plan;
+        ojson allan = ojson::array();
+        for (const jb::AllanPoint& a : in.allan)
+            allan.push_back({{"m", a.m}, {"tau_s", a.tau_s}, {"adev_w", a.adev_w}, {"terms", a.terms}});
+        j["idle_allan"] = allan;
+        out() << toQ(j.dump(1)) << Qt::endl;
+        return o.reachable ? kOk : kAborted;
+    }
+
+    QTextStream& s = out();
+    if (record) {
+        s << "record      " << pos.first() << " (counter " << counterSpec << ")\n";
+        s << "idle        sd " << num(noise->idle_sd_w) << " W per " << num(in.period_s * 1000) << " ms interval, pooled over "
+          << noise->brackets << " bracket" << (noise->brackets == 1 ? "" : "s") << " (" << noise->intervals
+          << " intervals, from the " << (noise->source == "samples" ? "raw samples" : "stored bracket figures")
+          << "); largest bracket sd " << num(noise->idle_sd_max_w) << " W\n";
+        if (noise->marginal_w)
+            s << "marginal    " << num(*noise->marginal_w) << " W (median of " << noise->rounds_with_marginal << " rounds)"
+              << (marginalW ? QStringLiteral(", planning with %1 W as given").arg(num(in.marginal_w)) : QString()) << "\n";
+    } else {
+        s << "idle        sd " << num(in.idle_sd_w) << " W per " << num(in.period_s * 1000) << " ms interval (given)\n";
+    }
+    if (!record || !noise->marginal_w)
+        s << "marginal    " << num(in.marginal_w) << " W (given)\n";
+    s << "busy        " << num(in.busy_s_per_k) << " s per k";
+    if (in.busy_sd_w > 0)
+        s << ", busy sd " << num(in.busy_sd_w) << " W";
+    if (in.extra_rel_sd > 0)
+        s << ", workload's own J/decode spread " << num(in.extra_rel_sd * 100, 3) << "%";
+    s << "\nratio       marginal / idle sd = " << num(in.idle_sd_w > 0 ? in.marginal_w / in.idle_sd_w : 0.0) << "\n\n";
+
+    s << "resolution  with a " << num(ri.window_s) << " s busy window and " << num(ri.idle_s) << " s idle brackets\n";
+    s << "  (floor: threshold x idle sd, what long brackets tend to; then what reaches the\n"
+         "   threshold in the chosen share of rounds with these bracket lengths)\n";
+    s << QStringLiteral("  %1 %2 %3 %4 %5\n")
+             .arg(QStringLiteral("verdict"), -15)
+             .arg(QStringLiteral("ratio"), -7)
+             .arg(QStringLiteral("floor W"), -12)
+             .arg(QStringLiteral("floor J"), -12)
+             .arg(QStringLiteral("in %1 of rounds").arg(pct(in.confidence)));
+    for (const jb::ResolutionRow& r : rows) {
+        QString at = QStringLiteral("-");
+        if (r.marginal_w_at_confidence)
+            at = num(*r.marginal_w_at_confidence) + QStringLiteral(" W, ") + num(*r.energy_j_at_confidence) + QStringLiteral(" J");
+        s << QStringLiteral("  %1 %2 %3 %4 %5\n")
+                 .arg(toQ(r.verdict), -15)
+                 .arg(QStringLiteral(">= ") + num(r.threshold), -7)
+                 .arg(num(r.min_marginal_w) + QStringLiteral(" W"), -12)
+                 .arg(num(r.min_energy_j) + QStringLiteral(" J"), -12)
+                 .arg(at);
+    }
+    s << "\nplan        " << toQ(in.target) << " in at least " << pct(in.confidence) << " of rounds\n";
+    if (!o.reachable) {
+        s << "  " << toQ(o.message) << Qt::endl;
+        return kAborted;
+    }
+    s << "  idle bracket  " << num(o.idle_s) << " s (" << o.idle_intervals << " whole intervals)\n";
+    s << "  k             " << o.k << " (busy window " << num(o.busy_s) << " s, " << o.busy_intervals << " whole intervals)\n";
+    s << "  rounds        " << o.rounds << "\n";
+    s << "  total time    " << num(o.total_s, 5) << " s = (rounds + 1) x idle + rounds x (busy + " << num(o.settle_s)
+      << " s settling)\n";
+    s << "  expected      " << toQ(in.target) << " or better in " << pct(o.round_probability)
+      << " of rounds (clean " << pct(o.p_clean) << ", relative-only or better " << pct(o.p_relative_only)
+      << ", noisy or better " << pct(o.p_noisy) << ")\n";
+    s << "  J/decode      relative sd per round " << num(o.rel_sd_per_round * 100, 3) << "%, median to +-"
+      << num(o.ci_halfwidth * 100, 3) << "% at 95%" << (o.ci_met ? "" : " (wider than asked: too many rounds needed)") << "\n";
+    s << "  run it with   --idle-s " << num(o.idle_s, 6) << " --k " << o.k << " --rounds " << o.rounds << " --sample-ms "
+      << num(in.period_s * 1000, 6);
+    if (!counterSpec.isEmpty())
+        s << " --counter " << counterSpec;
+    s << Qt::endl;
+    return kOk;
 }
 
 }  // namespace jbcli

@@ -67,6 +67,8 @@ PlanCheck checkPlanInputs(const PlanInputs& in)
         return bad("CI half-width must be > 0");
     if (!(in.ci_level > 0.0 && in.ci_level < 1.0))
         return bad("CI level must lie between 0 and 1 (both excluded)");
+    if (in.min_idle_intervals < 2)
+        return bad("an idle bracket needs at least 2 intervals (min_idle_intervals)");
     if (in.min_rounds < 1 || in.max_rounds < in.min_rounds)
         return bad("rounds limits must satisfy 1 <= min_rounds <= max_rounds");
     if (!(in.extra_rel_sd >= 0.0))
@@ -143,9 +145,11 @@ PlanOutcome planRun(const PlanInputs& in)
     const int kMin = int(std::ceil(windowHolding(2, p) / in.busy_s_per_k - 1e-9));
     const int kMax = int(std::floor(in.max_busy_s / in.busy_s_per_k + 1e-9));
     const int nIdleMax = intervalsInside(in.max_idle_s, p);
-    if (kMax < std::max(kMin, 1) || nIdleMax < 2) {
+    const int minIdle = std::max(2, in.min_idle_intervals);
+    if (kMax < std::max(kMin, 1) || nIdleMax < minIdle) {
         o.message = "unreachable within the limits: a busy window must hold 2 sample intervals (" +
-                    fmt("%g", windowHolding(2, p)) + " s) and an idle bracket too, within " +
+                    fmt("%g", windowHolding(2, p)) + " s) and an idle bracket " + std::to_string(minIdle) + " (" +
+                    fmt("%g", windowHolding(minIdle, p)) + " s), within " +
                     fmt("%g", in.max_busy_s) + " s and " + fmt("%g", in.max_idle_s) + " s";
         return o;
     }
@@ -161,7 +165,7 @@ PlanOutcome planRun(const PlanInputs& in)
     const double z = noise::normalQuantile(0.5 + in.ci_level / 2.0);
     // No plan at k can take less than min_rounds busy windows plus their shortest brackets:
     // once that floor passes the best total, larger k cannot win.
-    const double floorIdle_s = (in.min_rounds + 1) * windowHolding(2, p);
+    const double floorIdle_s = (in.min_rounds + 1) * windowHolding(minIdle, p);
     const std::vector<int> ks = candidates(std::max(kMin, 1), kMax, 64, 1.08);
     // The probability rises with k (a longer window steadies the busy mean): find the first
     // k at which even the longest brackets suffice by bisection, and start there.
@@ -190,7 +194,7 @@ PlanOutcome planRun(const PlanInputs& in)
         auto prob = [&](int nIdle) { return verdictProbability(modelAt(in, nIdle, nBusy), T); };
         // Smallest idle count reaching the confidence: the probability rises with the count
         // (where marginal > T sd), so gallop up, then bisect.
-        int lo = 1, hi = 2;
+        int lo = minIdle - 1, hi = minIdle;
         while (hi < nIdleMax && prob(hi) < in.confidence) {
             lo = hi;
             hi = std::min(nIdleMax, hi * 2);

@@ -29,6 +29,11 @@ struct PlanInputs {
     // (the workload itself varies); planInputsFrom() estimates it from a record.
     double extra_rel_sd = 0.0;
 
+    // Fewest whole intervals in an idle bracket, whatever the model says: the model takes
+    // the noise as white and Gaussian, and with a handful of intervals one odd interval (a
+    // timer tick, a daemon waking) decides the sd and the idle mean.
+    int min_idle_intervals = 5;
+
     // Search limits.
     double max_idle_s = 600.0;
     double max_busy_s = 600.0;

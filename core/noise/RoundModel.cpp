@@ -80,7 +80,8 @@ int intervalsInside(double window_s, double period_s)
 
 double windowHolding(int intervals, double period_s)
 {
-    return (std::max(0, intervals) + 1) * period_s;
+    // Rounded to the nanosecond, the clock's unit: 6 * 0.1 prints as 0.6, not 0.6000000000000001.
+    return std::round((std::max(0, intervals) + 1) * period_s * 1e9) / 1e9;
 }
 
 double requiredMarginalW(RoundModel m, double threshold, double probability)

@@ -1,0 +1,204 @@
+// `joulebench-cli plan` as a user runs it: on the reference record, on a JouleBench record
+// with samples, on a simulated record whose truth is known (the CLI's plan is the library's),
+// from typed figures, and with bad flags (exit 2, the flag named).
+#include "noise/Planner.h"
+#include "noise/RecordNoise.h"
+#include "noise/SimRun.h"
+#include "record/RecordJson.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace jb;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{QStringLiteral("plan")} + args);
+    Run r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString reference()
+{
+    return QStringLiteral(JB_REFERENCE_DIR "/reference-record-rapl.json");
+}
+
+nlohmann::json parse(const QString& s)
+{
+    return nlohmann::json::parse(s.toStdString(), nullptr, false);
+}
+
+}  // namespace
+
+class TestCliPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void referenceRecordText()
+    {
+        const Run r = cli({reference()});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(QStringLiteral("counter rapl")));
+        QVERIFY(r.out.contains(QStringLiteral("from the stored bracket figures")));  // no samples there
+        QVERIFY(r.out.contains(QStringLiteral("clean")));
+        QVERIFY(r.out.contains(QStringLiteral("run it with   --idle-s ")));
+        QVERIFY(r.out.contains(QStringLiteral("--counter rapl")));
+    }
+
+    void simulatedRecordMatchesTheLibrary()
+    {
+        // A record with samples whose truth is known, written as a file: the CLI's figures are
+        // the library's, and its plan reaches relative-only from 1 W over 0.25 W noise.
+        SimRunSpec spec;
+        spec.noise_sd_w = 0.25;
+        spec.marginal_w = 1.0;
+        spec.idle_s = 2.0;
+        spec.busy_s = 0.9;
+        spec.k = 3;
+        spec.rounds = 5;
+        spec.seed = 4;
+        const Record rec = simulateRun(spec);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sim.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(dumpRecord(rec)));
+        }
+        const Run r = cli({path, QStringLiteral("--target"), QStringLiteral("relative-only"), QStringLiteral("--confidence"),
+                           QStringLiteral("0.95"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        const auto j = parse(r.out);
+        QVERIFY(!j.is_discarded());
+
+        auto loaded = loadRecord(path.toStdString());
+        QVERIFY(loaded.ok());
+        const auto noise = recordNoise(*loaded);
+        QVERIFY(noise.ok());
+        PlanInputs in = planInputsFrom(*noise, *loaded);
+        in.target = "relative-only";
+        in.confidence = 0.95;
+        const PlanOutcome o = planRun(in);
+        QVERIFY(o.reachable);
+
+        QCOMPARE(QString::fromStdString(j["source"]["idle_from"].get<std::string>()), QStringLiteral("samples"));
+        QCOMPARE(j["source"]["idle_brackets"].get<int>(), 6);
+        QCOMPARE(j["inputs"]["idle_sd_w"].get<double>(), noise->idle_sd_w);
+        QCOMPARE(j["inputs"]["marginal_w"].get<double>(), *noise->marginal_w);
+        QCOMPARE(j["inputs"]["busy_s_per_k"].get<double>(), 0.3);
+        const auto& plan = j["plan"];
+        QVERIFY(plan["reachable"].get<bool>());
+        QCOMPARE(plan["idle_intervals"].get<int>(), o.idle_intervals);
+        QCOMPARE(plan["k"].get<int>(), o.k);
+        QCOMPARE(plan["rounds"].get<int>(), o.rounds);
+        QCOMPARE(plan["total_s"].get<double>(), o.total_s);
+        QVERIFY(plan["round_probability"].get<double>() >= 0.95);
+        QVERIFY(!j["idle_allan"].empty());
+        QCOMPARE(j["resolution"]["rows"].size(), std::size_t(3));
+        QCOMPARE(j["resolution"]["rows"][1]["min_marginal_w"].get<double>(), 3.0 * noise->idle_sd_w);
+    }
+
+    void typedFigures()
+    {
+        const Run r = cli({QStringLiteral("--idle-sd-w"), QStringLiteral("0.15"), QStringLiteral("--marginal-w"), QStringLiteral("2"),
+                           QStringLiteral("--busy-s-per-k"), QStringLiteral("0.4"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto j = parse(r.out);
+        QVERIFY(j["source"].is_null());
+        QVERIFY(j["plan"]["reachable"].get<bool>());
+        QVERIFY(j["plan"]["round_probability"].get<double>() >= 0.9);
+        QCOMPARE(j["inputs"]["period_s"].get<double>(), 0.1);
+    }
+
+    void unreachableExitsOne()
+    {
+        const QStringList typed{QStringLiteral("--idle-sd-w"), QStringLiteral("0.2"), QStringLiteral("--marginal-w"),
+                                QStringLiteral("1.9"), QStringLiteral("--busy-s-per-k"), QStringLiteral("0.4")};
+        Run r = cli(typed);
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.contains(QStringLiteral("unreachable")));
+        QVERIFY(r.out.contains(QStringLiteral("idle sd below 0.19 W")));
+        r = cli(typed + QStringList{QStringLiteral("--json")});
+        QCOMPARE(r.code, 1);
+        const auto j = parse(r.out);
+        QVERIFY(!j["plan"]["reachable"].get<bool>());
+        QCOMPARE(j["plan"]["needed_marginal_w"].get<double>(), 2.0);
+    }
+
+    void badFlags_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString ref = reference();
+        QTest::newRow("target") << QStringList{ref, QStringLiteral("--target"), QStringLiteral("great")}
+                                << QStringLiteral("--target takes clean, relative-only or noisy, not 'great'");
+        QTest::newRow("confidence text") << QStringList{ref, QStringLiteral("--confidence"), QStringLiteral("high")}
+                                         << QStringLiteral("--confidence takes a number");
+        QTest::newRow("confidence 1") << QStringList{ref, QStringLiteral("--confidence"), QStringLiteral("1")}
+                                      << QStringLiteral("--confidence must be below 1");
+        QTest::newRow("confidence 0.3") << QStringList{ref, QStringLiteral("--confidence"), QStringLiteral("0.3")}
+                                        << QStringLiteral("--confidence takes a number > 0.5");
+        QTest::newRow("negative marginal") << QStringList{ref, QStringLiteral("--marginal-w"), QStringLiteral("-2")}
+                                           << QStringLiteral("--marginal-w takes a number >= 0");
+        QTest::newRow("min rounds") << QStringList{ref, QStringLiteral("--min-rounds"), QStringLiteral("0")}
+                                    << QStringLiteral("--min-rounds takes a whole number from 1");
+        QTest::newRow("unknown flag") << QStringList{ref, QStringLiteral("--rounds"), QStringLiteral("3")}
+                                      << QStringLiteral("Unknown option 'rounds'");
+        QTest::newRow("no record") << QStringList{QStringLiteral("--marginal-w"), QStringLiteral("3")}
+                                   << QStringLiteral("give a RECORD, or all of --idle-sd-w, --marginal-w and --busy-s-per-k");
+        QTest::newRow("two records") << QStringList{ref, ref} << QStringLiteral("takes one record");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/r.json")} << QStringLiteral("/nonexistent/r.json");
+        QTest::newRow("unknown counter") << QStringList{ref, QStringLiteral("--counter"), QStringLiteral("nvml:0")}
+                                         << QStringLiteral("the record has no counter 'nvml:0' (it has: rapl)");
+        QTest::newRow("counter without record")
+            << QStringList{QStringLiteral("--idle-sd-w"), QStringLiteral("0.1"), QStringLiteral("--marginal-w"), QStringLiteral("1"),
+                           QStringLiteral("--busy-s-per-k"), QStringLiteral("1"), QStringLiteral("--counter"), QStringLiteral("rapl")}
+            << QStringLiteral("--counter picks a record's counter");
+    }
+    void badFlags()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.err.startsWith(QStringLiteral("joulebench-cli plan: ")));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void brokenRecordNamesWhere()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"rounds\": [");
+        f.close();
+        const Run r = cli({path});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(path), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPlan)
+#include "tst_cli_plan.moc"
