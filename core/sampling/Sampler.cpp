@@ -7,6 +7,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <pthread.h>
+#include <sched.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 Q_LOGGING_CATEGORY(lcSampler, "joulebench.sampler", QtWarningMsg)
 
@@ -64,8 +69,23 @@ void Sampler::stop()
     running_.store(false);
 }
 
+// Wake-ups on time: no timer slack (Linux rounds sleeps up by 50 us by default), and a
+// real-time priority where the user may have one (root, CAP_SYS_NICE, rtprio limits); the
+// thread sleeps all but a few microseconds a period, so it takes nothing from the workload.
+static void tuneSamplerThread()
+{
+#ifdef __linux__
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+    sched_param sp{};
+    sp.sched_priority = sched_get_priority_min(SCHED_FIFO);
+    if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0)
+        qCDebug(lcSampler, "no real-time priority for the sampler thread; it runs at normal priority");
+}
+
 void Sampler::loop(std::int64_t first_nj, std::int64_t first_t_ns)
 {
+    tuneSamplerThread();
     std::int64_t prev_nj = first_nj;
     std::int64_t tp = first_t_ns;
     const std::int64_t start = tp;
