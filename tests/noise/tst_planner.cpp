@@ -71,14 +71,19 @@ private slots:
         QTest::addColumn<QString>("target");
         QTest::addColumn<double>("confidence");
         QTest::addColumn<int>("reps");
+        QTest::addColumn<double>("ciWidth");  // loose: the verdict alone decides the settings
         // Far above the floor: the shortest brackets do.
-        QTest::newRow("clean, ratio 100") << 0.15 << 15.0 << 0.4 << QStringLiteral("clean") << 0.9 << 200;
+        QTest::newRow("clean, ratio 100") << 0.15 << 15.0 << 0.4 << QStringLiteral("clean") << 0.9 << 200 << 0.05;
         // The sd's sampling noise decides: idle length is the lever.
-        QTest::newRow("clean, ratio 13") << 0.15 << 2.0 << 0.4 << QStringLiteral("clean") << 0.9 << 200;
-        QTest::newRow("clean, ratio 10.8") << 0.2 << 2.16 << 0.25 << QStringLiteral("clean") << 0.8 << 200;
-        QTest::newRow("relative-only, ratio 4") << 0.5 << 2.0 << 0.3 << QStringLiteral("relative-only") << 0.95 << 250;
+        QTest::newRow("clean, ratio 13") << 0.15 << 2.0 << 0.4 << QStringLiteral("clean") << 0.9 << 200 << 0.05;
+        QTest::newRow("clean, ratio 10.8") << 0.2 << 2.16 << 0.25 << QStringLiteral("clean") << 0.8 << 200 << 0.05;
+        QTest::newRow("relative-only, ratio 4") << 0.5 << 2.0 << 0.3 << QStringLiteral("relative-only") << 0.95 << 250 << 0.05;
+        QTest::newRow("relative-only, ratio 3.4, verdict-bound")
+            << 0.5 << 1.7 << 0.3 << QStringLiteral("relative-only") << 0.9 << 250 << 1.0;
         // The numerator's noise matters too: k is a lever.
-        QTest::newRow("noisy, ratio 1.6") << 1.0 << 1.6 << 0.15 << QStringLiteral("noisy") << 0.85 << 200;
+        QTest::newRow("noisy, ratio 1.6") << 1.0 << 1.6 << 0.15 << QStringLiteral("noisy") << 0.85 << 200 << 0.05;
+        QTest::newRow("noisy, ratio 1.6, verdict-bound")
+            << 1.0 << 1.6 << 0.15 << QStringLiteral("noisy") << 0.85 << 250 << 1.0;
     }
     void plannedSettingsReachTheTarget()
     {
@@ -88,7 +93,9 @@ private slots:
         QFETCH(QString, target);
         QFETCH(double, confidence);
         QFETCH(int, reps);
+        QFETCH(double, ciWidth);
         PlanInputs in;
+        in.ci_halfwidth = ciWidth;
         in.idle_sd_w = sd;
         in.marginal_w = marginal;
         in.period_s = 0.1;
