@@ -33,15 +33,6 @@ struct Pool {
     double mean() const { return n > 0 ? weighted_mean / n : 0.0; }
 };
 
-std::vector<double> powers(std::span<const Interval> iv)
-{
-    std::vector<double> p;
-    p.reserve(iv.size());
-    for (const Interval& i : iv)
-        p.push_back(i.power_w());
-    return p;
-}
-
 // The idle time ranges of a record, in time order, without repeats (round r's bracket after
 // is round r+1's bracket before). From the stored bracket times where every round has them;
 // else the stretches between busy windows; else, with no rounds, everything.
@@ -77,6 +68,36 @@ std::vector<std::array<std::int64_t, 2>> idleRanges(const Record& r, const std::
 
 }  // namespace
 
+std::vector<double> powersOf(std::span<const Interval> iv)
+{
+    std::vector<double> p;
+    p.reserve(iv.size());
+    for (const Interval& i : iv)
+        p.push_back(i.power_w());
+    return p;
+}
+
+RecordNoise liveNoise(const std::vector<std::span<const Interval>>& brackets, const std::string& spec, double period_s)
+{
+    RecordNoise n;
+    n.spec = spec;
+    n.source = "live";
+    n.period_s = period_s;
+    Pool idle;
+    for (const auto& b : brackets) {
+        if (const auto f = bracket(b)) {
+            idle.add(*f);
+            n.idle_power_w.push_back(powersOf(b));
+        }
+    }
+    n.brackets = idle.brackets;
+    n.intervals = idle.n;
+    n.idle_mean_w = idle.mean();
+    n.idle_sd_w = idle.sd();
+    n.idle_sd_max_w = idle.sd_max;
+    return n;
+}
+
 Result<RecordNoise> recordNoise(const Record& r, const std::string& specIn)
 {
     const std::vector<std::string> specs = r.wholeDeviceCounters();
@@ -105,7 +126,7 @@ Result<RecordNoise> recordNoise(const Record& r, const std::string& specIn)
             const auto slice = all.subspan(ir.begin, ir.size());
             if (const auto b = bracket(slice)) {
                 idle.add(*b);
-                n.idle_power_w.push_back(powers(slice));
+                n.idle_power_w.push_back(powersOf(slice));
             }
         }
         if (idle.brackets > 0)

@@ -8,6 +8,7 @@
 #include "record/Record.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace jb {
 
 struct RecordNoise {
     std::string spec;
-    std::string source;  // "samples" (raw intervals) or "brackets" (stored mean/sd only)
+    std::string source;  // "samples" (raw intervals), "brackets" (stored mean/sd only) or "live"
     double period_s = 0.0;
 
     // One entry per distinct idle bracket with at least two intervals, in time order; the
@@ -41,6 +42,15 @@ struct RecordNoise {
     std::optional<double> j_per_decode_rel_spread;
     std::vector<double> ratios;           // each round's ratio, where present
 };
+
+// Power of each interval (nJ / ns = W), for the histogram and the Allan deviation.
+std::vector<double> powersOf(std::span<const Interval> iv);
+
+// The same figures for idle brackets measured now (the noise page's live bracket): each span
+// one bracket's intervals, in time order. Brackets under two intervals are left out; source
+// "live". No round figures.
+RecordNoise liveNoise(const std::vector<std::span<const Interval>>& brackets, const std::string& spec,
+                      double period_s);
 
 // The record's noise for one whole-device counter (empty spec: the record's first). The
 // error names the counter or says what the record lacks.

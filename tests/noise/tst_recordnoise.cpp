@@ -166,6 +166,27 @@ private slots:
                  n.error().c_str());
     }
 
+    void liveBrackets()
+    {
+        // Two brackets measured now, as the noise page hands them over: the same pooled
+        // figures as from a record (sqrt((2 * 1 + 1 * 8) / 3), as pooledSdByHand), and a
+        // one-interval bracket left out.
+        const std::vector<Interval> a{{0, 1, 1}, {1, 2, 2}, {2, 3, 3}};
+        const std::vector<Interval> b{{10, 11, 10}, {11, 12, 14}};
+        const std::vector<Interval> c{{20, 21, 5}};
+        const RecordNoise n = liveNoise({a, b, c}, "rapl", 0.1);
+        QCOMPARE(QString::fromStdString(n.source), QStringLiteral("live"));
+        QCOMPARE(n.brackets, 2);
+        QCOMPARE(n.intervals, 5);
+        QVERIFY(std::abs(n.idle_sd_w - std::sqrt(10.0 / 3.0)) < 1e-12);
+        QCOMPARE(n.idle_power_w[0], (std::vector<double>{1.0, 2.0, 3.0}));
+        QVERIFY(!n.marginal_w);
+        QCOMPARE(powersOf(b), (std::vector<double>{10.0, 14.0}));
+        const RecordNoise none = liveNoise({}, "rapl", 0.1);
+        QCOMPARE(none.brackets, 0);
+        QCOMPARE(none.idle_sd_w, 0.0);
+    }
+
     void planInputs()
     {
         const Record r = simulateRun(spec());
