@@ -1,0 +1,157 @@
+// The nvml:N counter and the NVML wrapper, read through the fake NVML library.
+#include "counters/CounterRegistry.h"
+#include "counters/NvmlCounter.h"
+#include "counters/NvmlLibrary.h"
+
+#include "JobsTestSupport.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <unistd.h>
+
+class TestNvmlCounter : public QObject {
+    Q_OBJECT
+
+private:
+    static jb::CounterOptions fake(const char* lib = JB_FAKE_NVML_LIB)
+    {
+        jb::CounterOptions o;
+        o.nvml_library = lib;
+        return o;
+    }
+
+private Q_SLOTS:
+    void listsEveryGpu()
+    {
+        jbtest::FakeGpuMachine m;
+        const auto list = jb::listNvmlCounters(fake());
+        QCOMPARE(list.size(), std::size_t(2));
+        QCOMPARE(list[0].spec, std::string("nvml:0"));
+        QCOMPARE(list[1].spec, std::string("nvml:1"));
+        QVERIFY(list[0].available && list[1].available);
+        QVERIFY(list[0].whole_device);
+        QVERIFY2(list[1].description.find("Fake H200") != std::string::npos, list[1].description.c_str());
+    }
+
+    void readsEnergyInNanojoules()
+    {
+        jbtest::FakeGpuMachine m;
+        auto c = jb::openNvmlCounter("nvml:1", fake());
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+        QCOMPARE((*c)->spec(), std::string("nvml:1"));
+        const auto info = (*c)->info();
+        QCOMPARE(info.at("kind").get<std::string>(), std::string("nvml"));
+        QCOMPARE(info.at("name").get<std::string>(), std::string("Fake H200"));
+        QCOMPARE(info.at("uuid").get<std::string>(), std::string("GPU-11111111-fake-one"));
+        QCOMPARE(info.at("unit").get<std::string>(), std::string("mJ"));
+        QCOMPARE(info.at("index").get<int>(), 1);
+
+        auto a = (*c)->readNj();
+        QVERIFY(a.ok());
+        QElapsedTimer t;
+        t.start();
+        QTest::qWait(200);
+        auto b = (*c)->readNj();
+        const double s = double(t.nsecsElapsed()) / 1e9;
+        QVERIFY(b.ok());
+        QCOMPARE(*b % 1'000'000, std::int64_t(0));  // whole millijoules
+        // GPU 1 idles at 60 W in the script.
+        const double w = double(*b - *a) / 1e9 / s;
+        QVERIFY2(w > 50 && w < 70, qPrintable(QString::number(w)));
+    }
+
+    void openedThroughTheRegistry()
+    {
+        jbtest::FakeGpuMachine m;
+        auto c = jb::openCounter("nvml:0", fake());
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+        QCOMPARE((*c)->spec(), std::string("nvml:0"));
+        auto plain = jb::openNvmlCounter("nvml", fake());  // GPU 0
+        QVERIFY(plain.ok());
+        QCOMPARE((*plain)->info().at("index").get<int>(), 0);
+    }
+
+    void errorsSayWhatAndWhy_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("library");
+        QTest::addColumn<QString>("extra");  // added to the fake NVML script
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no such gpu") << QStringLiteral("nvml:5") << QStringLiteral(JB_FAKE_NVML_LIB) << QString()
+                                     << QStringLiteral("NVML reports 2 GPU(s), so no GPU 5");
+        QTest::newRow("bad spec") << QStringLiteral("nvml:x") << QStringLiteral(JB_FAKE_NVML_LIB) << QString()
+                                  << QStringLiteral("expected nvml:N");
+        QTest::newRow("no library") << QStringLiteral("nvml:0") << QStringLiteral("/nonexistent/libnvidia-ml.so.1")
+                                    << QString() << QStringLiteral("cannot load NVML library '/nonexistent/libnvidia-ml.so.1'");
+        QTest::newRow("old driver") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_OLD_LIB) << QString()
+                                    << QStringLiteral("lacks nvmlDeviceGetTotalEnergyConsumption");
+        QTest::newRow("not supported") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_LIB)
+                                       << QStringLiteral("no_energy 0\n") << QStringLiteral("Not Supported");
+        QTest::newRow("driver not loaded") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_LIB)
+                                           << QStringLiteral("init_error 9\n") << QStringLiteral("Driver Not Loaded");
+    }
+
+    void errorsSayWhatAndWhy()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, library);
+        QFETCH(QString, extra);
+        QFETCH(QString, expected);
+        jbtest::FakeGpuMachine m(extra.toStdString());
+        const std::string lib = library.toStdString();
+        auto c = jb::openNvmlCounter(spec.toStdString(), fake(lib.c_str()));
+        QVERIFY(!c.ok());
+        QVERIFY2(c.error().find(expected.toStdString()) != std::string::npos, c.error().c_str());
+        if (spec == QLatin1String("nvml:0")) {
+            // The listing gives the same reason for the counter it cannot offer.
+            const auto list = jb::listNvmlCounters(fake(lib.c_str()));
+            QVERIFY(!list.empty());
+            QVERIFY(!list[0].available);
+            QVERIFY2(list[0].reason.find(expected.toStdString()) != std::string::npos, list[0].reason.c_str());
+        }
+    }
+
+    void processesAndAccounting()
+    {
+        jbtest::FakeGpuMachine m("accounting 0 1\n");
+        jbtest::writeText(m.procs, "0 " + std::to_string(getpid()) + " 536870912\n");
+        auto lib = jb::NvmlLibrary::load(JB_FAKE_NVML_LIB);
+        QVERIFY(lib.ok());
+        QCOMPARE((*lib)->processApiVersion(), 3);
+        auto dev = (*lib)->deviceByIndex(0);
+        QVERIFY(dev.ok());
+        auto procs = (*lib)->computeProcesses(*dev);
+        QVERIFY(procs.ok());
+        QCOMPARE(procs->size(), std::size_t(1));
+        QCOMPARE(procs->front().pid, std::int64_t(getpid()));
+        QCOMPARE(procs->front().used_bytes, std::optional<std::uint64_t>(536870912));
+        QCOMPARE(*(*lib)->accountingMode(*dev), true);
+        auto acc = (*lib)->accountingStats(*dev, getpid());
+        QVERIFY(acc.ok());
+        QCOMPARE(acc->max_memory_bytes, std::uint64_t(536870912));
+        auto none = (*lib)->accountingStats(*dev, 1);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().find("Not Found") != std::string::npos, none.error().c_str());
+        QCOMPARE(*(*lib)->powerUsageMw(*dev), std::uint32_t(300000));  // busy: this process is registered
+        QCOMPARE(*(*lib)->totalMemoryBytes(*dev), std::uint64_t(143771) * 1024 * 1024);
+    }
+
+    void olderProcessCall()
+    {
+        jbtest::FakeGpuMachine m;
+        jbtest::writeText(m.procs, "1 " + std::to_string(getpid()) + " 1048576\n");
+        auto lib = jb::NvmlLibrary::load(JB_FAKE_NVML_OLD_LIB);
+        QVERIFY(lib.ok());
+        QCOMPARE((*lib)->processApiVersion(), 1);  // neither _v3 nor _v2
+        QVERIFY(!(*lib)->hasEnergy());
+        QVERIFY(!(*lib)->hasAccounting());
+        auto procs = (*lib)->computeProcesses(*(*lib)->deviceByIndex(1));
+        QVERIFY(procs.ok());
+        QCOMPARE(procs->size(), std::size_t(1));
+        QCOMPARE(procs->front().used_bytes, std::optional<std::uint64_t>(1048576));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNvmlCounter)
+#include "tst_nvmlcounter.moc"
