@@ -21,8 +21,9 @@ QString num(double v)
     return QString::number(v, 'g', 4);
 }
 
-void printSide(const QString& name, const QString& file, const jb::Record& r, const std::vector<jb::RoundJ>& rounds,
-               const std::optional<double>& med, const jb::CounterSummary& s)
+void printSide(const QString& name, const QString& file, const jb::Record& r,
+               const std::vector<jb::RoundJ>& rounds, const std::optional<double>& med,
+               const jb::CounterSummary& s)
 {
     out() << name << "  " << file << " (label " << (r.label ? toQ(*r.label) : QStringLiteral("-")) << ")\n";
     out() << "   " << rounds.size() << " round(s) with J per decode, median "
@@ -32,7 +33,8 @@ void printSide(const QString& name, const QString& file, const jb::Record& r, co
     QStringList per;
     for (const jb::RoundJ& x : rounds)
         per << QStringLiteral("%1:%2").arg(x.round + 1).arg(num(x.j_per_decode));
-    out() << "   per round (1-based): " << (per.isEmpty() ? QStringLiteral("-") : per.join(QLatin1Char(' '))) << '\n';
+    out() << "   per round (1-based): " << (per.isEmpty() ? QStringLiteral("-") : per.join(QLatin1Char(' ')))
+          << '\n';
 }
 
 }  // namespace
@@ -53,7 +55,8 @@ int cmdCompare(const QStringList& args)
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the comparison as JSON.")});
     p.addOption({QStringLiteral("resamples"), QStringLiteral("Bootstrap resamples (default 10000)."),
                  QStringLiteral("N")});
-    p.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 1)."), QStringLiteral("N")});
+    p.addOption(
+        {QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 1)."), QStringLiteral("N")});
     if (!p.parse(args))
         return usageError(args.value(0), p.errorText());
     if (p.isSet(QStringLiteral("help"))) {
@@ -69,16 +72,18 @@ int cmdCompare(const QStringList& args)
         bool ok = false;
         resamples = p.value(QStringLiteral("resamples")).toInt(&ok);
         if (!ok || resamples < 1 || resamples > 10'000'000)
-            return usageError(args.value(0), QStringLiteral("--resamples takes an integer from 1 to 10000000, not '%1'")
-                                                 .arg(p.value(QStringLiteral("resamples"))));
+            return usageError(args.value(0),
+                              QStringLiteral("--resamples takes an integer from 1 to 10000000, not '%1'")
+                                  .arg(p.value(QStringLiteral("resamples"))));
     }
     std::uint64_t seed = 1;
     if (p.isSet(QStringLiteral("seed"))) {
         bool ok = false;
         seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
         if (!ok)
-            return usageError(args.value(0), QStringLiteral("--seed takes a non-negative integer, not '%1'")
-                                                 .arg(p.value(QStringLiteral("seed"))));
+            return usageError(args.value(0),
+                              QStringLiteral("--seed takes a non-negative integer, not '%1'")
+                                  .arg(p.value(QStringLiteral("seed"))));
     }
 
     const jb::Result<jb::Record> a = jb::loadRecord(toStd(files.at(0)));
@@ -106,15 +111,17 @@ int cmdCompare(const QStringList& args)
                 break;
             }
         if (counter.empty())
-            return usageError(args.value(0), QStringLiteral("the records have no whole-device counter in common "
-                                                            "(%1: %2; %3: %4)")
-                                                 .arg(files.at(0), list(ca), files.at(1), list(cb)));
+            return usageError(args.value(0),
+                              QStringLiteral("the records have no whole-device counter in common "
+                                             "(%1: %2; %3: %4)")
+                                  .arg(files.at(0), list(ca), files.at(1), list(cb)));
     } else {
         for (int i = 0; i < 2; ++i) {
             const auto& c = i == 0 ? ca : cb;
             if (!has(c, counter))
-                return usageError(args.value(0), QStringLiteral("%1 has no figures for counter '%2' (it has: %3)")
-                                                     .arg(files.at(i), toQ(counter), list(c)));
+                return usageError(args.value(0),
+                                  QStringLiteral("%1 has no figures for counter '%2' (it has: %3)")
+                                      .arg(files.at(i), toQ(counter), list(c)));
         }
     }
 

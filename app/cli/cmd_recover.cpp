@@ -22,7 +22,8 @@ int cmdRecover(const QStringList& args)
         "journal it kept (measure --journal): every complete round with its samples; status \"aborted\"."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("JOURNAL"), QStringLiteral("The run's journal file."));
-    p.addOption({QStringLiteral("out"), QStringLiteral("Write the record to FILE (atomically) instead of stdout."),
+    p.addOption({QStringLiteral("out"),
+                 QStringLiteral("Write the record to FILE (atomically) instead of stdout."),
                  QStringLiteral("FILE")});
     p.addOption({QStringLiteral("force"), QStringLiteral("Let --out replace an existing file.")});
     if (!p.parse(args))
@@ -39,7 +40,8 @@ int cmdRecover(const QStringList& args)
     if (p.isSet(QStringLiteral("out")) && outFile.isEmpty())
         return usageError(args.value(0), QStringLiteral("--out needs a file name"));
     if (!outFile.isEmpty() && !p.isSet(QStringLiteral("force")) && QFileInfo::exists(outFile))
-        return usageError(args.value(0), QStringLiteral("%1 exists; pass --force to replace it").arg(outFile));
+        return usageError(args.value(0),
+                          QStringLiteral("%1 exists; pass --force to replace it").arg(outFile));
 
     const jb::Result<jb::Record> r = jb::recoverJournal(toStd(files.at(0)));
     if (!r)

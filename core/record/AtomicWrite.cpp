@@ -61,7 +61,7 @@ Status writeFileAtomic(const std::string& path, std::string_view bytes)
         return failure(path, err);
     };
 
-    struct stat old{};
+    struct stat old {};
     const mode_t mode = ::stat(path.c_str(), &old) == 0 ? (old.st_mode & 07777) : (0666 & ~currentUmask());
     if (::fchmod(fd, mode) != 0)
         return abandon(errno);

@@ -100,13 +100,13 @@ Comparison compareRecords(const Record& a, const Record& b, const std::string& c
     if (!vb.empty())
         c.median_b = median(vb);
     if (va.empty() || vb.empty()) {
-        c.problem = std::string(va.empty() ? "A" : "B") + " has no round with a marginal energy on counter '" +
-                    counter + "' and at least one decode";
+        c.problem = std::string(va.empty() ? "A" : "B") +
+            " has no round with a marginal energy on counter '" + counter + "' and at least one decode";
         return c;
     }
     if (!(*c.median_b > 0)) {
         c.problem = "B's median energy per decode is not positive (" + dumpJson(ojson(*c.median_b), -1) +
-                    " J): the ratio means nothing";
+            " J): the ratio means nothing";
         return c;
     }
     c.ratio = *c.median_a / *c.median_b;
@@ -118,7 +118,7 @@ Comparison compareRecords(const Record& a, const Record& b, const std::string& c
     c.discarded_resamples = boot.discarded;
     if (boot.discarded > 0) {
         c.problem = "in " + std::to_string(boot.discarded) + " of " + std::to_string(resamples) +
-                    " bootstrap draws B's median was not positive: the ratio has no confidence interval";
+            " bootstrap draws B's median was not positive: the ratio has no confidence interval";
         return c;
     }
     c.ci_low = quantile(boot.ratios, 0.025);

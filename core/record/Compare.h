@@ -31,11 +31,11 @@ BootstrapRatios bootstrapRatioOfMedians(const std::vector<double>& a, const std:
 
 struct Comparison {
     std::string counter;
-    std::vector<RoundJ> a, b;  // per-round J per decode
+    std::vector<RoundJ> a, b;             // per-round J per decode
     CounterSummary summary_a, summary_b;  // verdict counts and the rest, as summaryOf
     std::optional<double> median_a, median_b;
-    std::optional<double> ratio;             // median_a / median_b
-    std::optional<double> ci_low, ci_high;   // 95% percentile bootstrap interval of the ratio
+    std::optional<double> ratio;            // median_a / median_b
+    std::optional<double> ci_low, ci_high;  // 95% percentile bootstrap interval of the ratio
     int resamples = 0;
     std::uint64_t seed = 0;
     int discarded_resamples = 0;

@@ -54,7 +54,8 @@ Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const 
         if (errno == EEXIST)
             return Error{"cannot create journal " + path +
                          ": the file exists (it may hold a run that did not finish: "
-                         "'joulebench-cli recover " + path + "' rebuilds its record; remove it to start anew)"};
+                         "'joulebench-cli recover " +
+                         path + "' rebuilds its record; remove it to start anew)"};
         return Error{"cannot create journal " + path + ": " + std::strerror(errno)};
     }
     std::unique_ptr<Journal> j(new Journal(path, fd, 0));
@@ -150,15 +151,18 @@ Result<Record> recoverJournal(const std::string& path)
     Result<ojson> head = parseJsonText(lines[0]);
     if (!head) {
         if (lines[0].starts_with("{\"journal\":\"joulebench\""))
-            return Error{lineError(path, 1, "the journal's header is incomplete (the run stopped while writing it)")};
+            return Error{
+                lineError(path, 1, "the journal's header is incomplete (the run stopped while writing it)")};
         return Error{lineError(path, 1, "not a JouleBench journal: " + inLine(head.error()))};
     }
     if (!head->is_object() || head->value("journal", ojson()) != kMagic)
-        return Error{lineError(path, 1, "not a JouleBench journal (its first line has no \"journal\": \"joulebench\")")};
+        return Error{lineError(
+            path, 1, "not a JouleBench journal (its first line has no \"journal\": \"joulebench\")")};
     const ojson& version = head->value("version", ojson());
     if (!version.is_number_integer() || version.get<std::int64_t>() != kVersion)
-        return Error{lineError(path, 1, "a journal of version " + dumpJson(version, -1) + "; this JouleBench reads version " +
-                                            std::to_string(kVersion))};
+        return Error{lineError(path, 1,
+                               "a journal of version " + dumpJson(version, -1) +
+                                   "; this JouleBench reads version " + std::to_string(kVersion))};
     if (!head->contains("record"))
         return Error{lineError(path, 1, "the header has no \"record\"")};
     Result<Record> rec = recordFromJson((*head)["record"]);
@@ -179,37 +183,42 @@ Result<Record> recoverJournal(const std::string& path)
         if (!j) {
             if (last)
                 break;  // the write the run was in when it stopped
-            return Error{lineError(path, lineNo, inLine(j.error()) +
-                                                     "; only the last line of a journal may be torn, so this "
-                                                     "one is damaged and the rounds after it were not read")};
+            return Error{lineError(path, lineNo,
+                                   inLine(j.error()) +
+                                       "; only the last line of a journal may be torn, so this "
+                                       "one is damaged and the rounds after it were not read")};
         }
         const ojson& o = *j;
         if (!o.is_object() || !o.contains("round"))
             return Error{lineError(path, lineNo, "not a round line (no \"round\" key)")};
         const ojson idx = o.value("index", ojson());
         if (!idx.is_number_integer() || idx.get<std::int64_t>() != std::int64_t(r.rounds.size()))
-            return Error{lineError(path, lineNo, "$.index: expected " + std::to_string(r.rounds.size()) + ", found " +
-                                                     dumpJson(idx, -1) + " (rounds out of order or repeated)")};
+            return Error{lineError(path, lineNo,
+                                   "$.index: expected " + std::to_string(r.rounds.size()) + ", found " +
+                                       dumpJson(idx, -1) + " (rounds out of order or repeated)")};
         Result<Round> round = roundFromJson(o["round"], r.counters, "$.round");
         if (!round)
             return Error{lineError(path, lineNo, round.error())};
         if (o.contains("samples")) {
             const ojson& s = o["samples"];
             if (!s.is_object())
-                return Error{lineError(path, lineNo, "$.samples: expected an object, found " + dumpJson(s, -1).substr(0, 40))};
+                return Error{lineError(
+                    path, lineNo, "$.samples: expected an object, found " + dumpJson(s, -1).substr(0, 40))};
             for (const auto& [spec, cols] : s.items()) {
                 Result<std::vector<Interval>> iv = intervalsFromJson(cols, jsonPathKey("$.samples", spec));
                 if (!iv)
                     return Error{lineError(path, lineNo, iv.error())};
-                auto it = std::find_if(r.samples.begin(), r.samples.end(), [&](const auto& p) { return p.first == spec; });
+                auto it = std::find_if(r.samples.begin(), r.samples.end(),
+                                       [&](const auto& p) { return p.first == spec; });
                 if (it == r.samples.end()) {
                     r.samples.emplace_back(spec, std::move(*iv));
                     continue;
                 }
                 if (!iv->empty() && !it->second.empty() && iv->front().t0_ns < it->second.back().t1_ns)
-                    return Error{lineError(path, lineNo, jsonPathKey("$.samples", spec) +
-                                                             ": starts before the samples of the line before it end "
-                                                             "(times must not go backwards)")};
+                    return Error{lineError(path, lineNo,
+                                           jsonPathKey("$.samples", spec) +
+                                               ": starts before the samples of the line before it end "
+                                               "(times must not go backwards)")};
                 it->second.insert(it->second.end(), iv->begin(), iv->end());
             }
         }

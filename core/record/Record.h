@@ -41,7 +41,7 @@ struct Round {
     std::vector<std::pair<std::string, CounterRound>> counters;
 
     // JouleBench additions.
-    std::optional<std::array<std::int64_t, 2>> window;    // [t0_ns, t1_ns] of the busy window
+    std::optional<std::array<std::int64_t, 2>> window;                   // [t0_ns, t1_ns] of the busy window
     std::optional<std::array<std::array<std::int64_t, 2>, 2>> brackets;  // idle before, after
 
     // Round keys neither the reference nor JouleBench knows, kept as they were (written last).
@@ -93,8 +93,8 @@ struct Record {
 
     // JouleBench additions (absent in the reference's records).
     std::optional<std::pair<std::string, std::string>> tool;  // name, version
-    std::optional<std::string> status;                      // "complete" or "aborted"
-    std::optional<std::string> error;                       // why it aborted
+    std::optional<std::string> status;                        // "complete" or "aborted"
+    std::optional<std::string> error;                         // why it aborted
     std::vector<std::pair<std::string, ojson>> counter_info;  // spec -> counter's own facts
     std::vector<std::pair<std::string, SamplerFigures>> sampler;
     std::vector<std::pair<std::string, std::vector<Interval>>> samples;  // raw intervals

@@ -172,7 +172,8 @@ const ojson& asObject(const ojson& v, const std::string& path)
 std::int64_t asInt(const ojson& v, const std::string& path)
 {
     if (v.is_number_integer()) {
-        if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+        if (v.is_number_unsigned() &&
+            v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
             fail(path, "expected an integer, found " + describe(v) + ", which does not fit in 64 bits");
         return v.get<std::int64_t>();
     }
@@ -243,7 +244,8 @@ std::array<std::int64_t, 2> asSpan(const ojson& v, const std::string& path)
 {
     if (!v.is_array() || v.size() != 2)
         wrongType(v, path, "an array [t0_ns, t1_ns] of 2 integers");
-    const std::array<std::int64_t, 2> s{asInt(v[0], jsonPathIndex(path, 0)), asInt(v[1], jsonPathIndex(path, 1))};
+    const std::array<std::int64_t, 2> s{asInt(v[0], jsonPathIndex(path, 0)),
+                                        asInt(v[1], jsonPathIndex(path, 1))};
     if (s[1] < s[0])
         fail(path, "ends (" + std::to_string(s[1]) + ") before it starts (" + std::to_string(s[0]) + ")");
     return s;
@@ -270,8 +272,10 @@ CounterRound readCounterRound(const ojson& v, const std::string& path)
     asObject(v, path);
     CounterRound c;
     c.busy = readBracket(need(v, path, "busy", "an object or null"), jsonPathKey(path, "busy"));
-    c.idle_before = readBracket(need(v, path, "idle_before", "an object or null"), jsonPathKey(path, "idle_before"));
-    c.idle_after = readBracket(need(v, path, "idle_after", "an object or null"), jsonPathKey(path, "idle_after"));
+    c.idle_before = readBracket(need(v, path, "idle_before", "an object or null"),
+                                jsonPathKey(path, "idle_before"));
+    c.idle_after = readBracket(need(v, path, "idle_after", "an object or null"),
+                               jsonPathKey(path, "idle_after"));
     const ojson& wnj = need(v, path, "window_nj", "an integer");
     // The reference sums nJ as the counter gives them; a rail counted in pJ gives a fraction.
     // The record keeps whole nanojoules.
@@ -286,14 +290,17 @@ CounterRound readCounterRound(const ojson& v, const std::string& path)
         c.ratio = asNumberOrNull(need(v, path, "ratio", "a number or null, written with marginal_nj"),
                                  jsonPathKey(path, "ratio"));
         const std::string vp = jsonPathKey(path, "verdict");
-        c.verdict = asStringOrNull(need(v, path, "verdict", "a string or null, written with marginal_nj"), vp);
+        c.verdict = asStringOrNull(need(v, path, "verdict", "a string or null, written with marginal_nj"),
+                                   vp);
         static const std::set<std::string> kVerdicts{"clean", "relative-only", "noisy", "unusable"};
         if (c.verdict && !kVerdicts.count(*c.verdict))
-            wrongType(v["verdict"], vp, "one of \"clean\", \"relative-only\", \"noisy\", \"unusable\" or null");
+            wrongType(v["verdict"], vp,
+                      "one of \"clean\", \"relative-only\", \"noisy\", \"unusable\" or null");
     } else {
         for (const char* k : {"ratio", "verdict"})
             if (v.contains(k))
-                fail(jsonPathKey(path, k), "present without \"marginal_nj\" (the three are written together)");
+                fail(jsonPathKey(path, k),
+                     "present without \"marginal_nj\" (the three are written together)");
     }
     return c;
 }
@@ -303,7 +310,8 @@ GpuTime readGpuTime(const ojson& v, const std::string& path)
     asObject(v, path);
     GpuTime g;
     g.child_ns = asInt(need(v, path, "child_ns", "an integer"), jsonPathKey(path, "child_ns"));
-    g.all_clients_ns = asInt(need(v, path, "all_clients_ns", "an integer"), jsonPathKey(path, "all_clients_ns"));
+    g.all_clients_ns = asInt(need(v, path, "all_clients_ns", "an integer"),
+                             jsonPathKey(path, "all_clients_ns"));
     g.share = asNumberOrNull(need(v, path, "share", "a number or null"), jsonPathKey(path, "share"));
     const std::string vp = jsonPathKey(path, "vanished");
     const ojson& van = need(v, path, "vanished", "an array of pids");
@@ -316,10 +324,9 @@ GpuTime readGpuTime(const ojson& v, const std::string& path)
 
 bool isKnownRoundKey(const std::string& k)
 {
-    static const std::set<std::string> kKnown{"load_avg_before", "decodes",  "child_wall_ns",
-                                              "window_ns",       "child_note", "task",
-                                              "gpu_time",        "load_avg_after", "window",
-                                              "brackets"};
+    static const std::set<std::string> kKnown{"load_avg_before", "decodes", "child_wall_ns", "window_ns",
+                                              "child_note",      "task",    "gpu_time",      "load_avg_after",
+                                              "window",          "brackets"};
     return kKnown.count(k) > 0;
 }
 
@@ -348,7 +355,7 @@ Round readRound(const ojson& v, const std::vector<std::string>& counters, const 
         if (!b.is_array() || b.size() != 2)
             wrongType(b, bp, "an array of 2 brackets [t0_ns, t1_ns] (idle before, idle after)");
         r.brackets = std::array<std::array<std::int64_t, 2>, 2>{asSpan(b[0], jsonPathIndex(bp, 0)),
-                                                                 asSpan(b[1], jsonPathIndex(bp, 1))};
+                                                                asSpan(b[1], jsonPathIndex(bp, 1))};
     }
     for (const auto& [k, val] : v.items()) {
         if (isKnownRoundKey(k))
@@ -377,8 +384,9 @@ std::vector<Interval> readIntervals(const ojson& v, const std::string& path)
     const ojson& t1 = v["t1_ns"];
     const ojson& nj = v["nj"];
     if (t0.size() != t1.size() || t0.size() != nj.size())
-        fail(path, "the columns differ in length (t0_ns " + std::to_string(t0.size()) + ", t1_ns " +
-                       std::to_string(t1.size()) + ", nj " + std::to_string(nj.size()) + ")");
+        fail(path,
+             "the columns differ in length (t0_ns " + std::to_string(t0.size()) + ", t1_ns " +
+                 std::to_string(t1.size()) + ", nj " + std::to_string(nj.size()) + ")");
     std::vector<Interval> out(t0.size());
     for (std::size_t i = 0; i < out.size(); ++i) {
         out[i].t0_ns = asInt(t0[i], jsonPathIndex(jsonPathKey(path, "t0_ns"), i));
@@ -428,9 +436,10 @@ Record readRecord(const ojson& j)
     if (!j.is_object())
         throw ReadFailure{"not a record: the top level is " + describe(j) + ", not a JSON object"};
     if (!j.contains("rounds") || !j.contains("counters"))
-        throw ReadFailure{"not a record of JouleBench or of the reference harness: the top-level object has no "
-                          "\"rounds\" and \"counters\" keys (its keys: " +
-                          keyList(j) + ")"};
+        throw ReadFailure{
+            "not a record of JouleBench or of the reference harness: the top-level object has no "
+            "\"rounds\" and \"counters\" keys (its keys: " +
+            keyList(j) + ")"};
     const std::string root = "$";
     Record r;
     r.label = asStringOrNull(need(j, root, "label", "a string or null"), "$.label");
@@ -483,10 +492,10 @@ Record readRecord(const ojson& j)
         for (const auto& [k, v] : asObject(j["samples"], "$.samples").items())
             r.samples.emplace_back(k, readIntervals(v, jsonPathKey("$.samples", k)));
 
-    static const std::set<std::string> kKnown{"label",  "meta",   "rounds",       "jobs",    "k",
-                                              "counters", "idle_s", "sample_s",   "host",    "child",
-                                              "tool",   "status", "error",        "counter_info",
-                                              "sampler", "summary", "samples"};
+    static const std::set<std::string> kKnown{"label",    "meta",   "rounds",   "jobs",         "k",
+                                              "counters", "idle_s", "sample_s", "host",         "child",
+                                              "tool",     "status", "error",    "counter_info", "sampler",
+                                              "summary",  "samples"};
     for (const auto& [k, v] : j.items())
         if (!kKnown.count(k))
             r.extra[k] = v;
@@ -497,7 +506,8 @@ Record readRecord(const ojson& j)
 std::string lineColumnAt(std::string_view text, std::size_t pos)
 {
     pos = std::min(pos, text.size());
-    const std::size_t line = 1 + std::size_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
+    const std::size_t line = 1 +
+        std::size_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
     const std::size_t nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
     const std::size_t column = nl == std::string_view::npos ? pos + 1 : pos - nl;
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
@@ -510,9 +520,8 @@ std::string lineColumnAt(std::string_view text, std::size_t pos)
 std::string jsonPathKey(const std::string& path, const std::string& key)
 {
     const bool plain = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
-                       std::all_of(key.begin(), key.end(), [](char c) {
-                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                       });
+        std::all_of(key.begin(), key.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     if (plain)
         return path + "." + key;
     return path + "[" + ojson(key).dump(-1, ' ', false, kReplaceBadUtf8) + "]";
@@ -734,7 +743,8 @@ Status checkIntervals(std::span<const Interval> iv, const std::string& path)
 
 Result<ojson> parseJsonText(std::string_view text)
 {
-    if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }))
+    if (std::all_of(text.begin(), text.end(),
+                    [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }))
         return Error{text.empty() ? "empty: no JSON at all" : "only white space: no JSON at all"};
     try {
         return ojson::parse(text.begin(), text.end());
@@ -804,7 +814,7 @@ Result<std::string> readWholeFile(const std::string& path)
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return Error{"cannot read " + path + ": " + std::strerror(errno)};
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         ::close(fd);
         return Error{"cannot read " + path + ": it is a folder, not a file"};

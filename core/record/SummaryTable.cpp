@@ -32,15 +32,16 @@ std::string summaryTable(const std::vector<std::pair<std::string, Record>>& reco
 {
     using Row = std::vector<std::string>;
     std::vector<Row> rows;
-    rows.push_back({"file", "label", "counter", "status", "rounds", "clean", "rel-only", "noisy", "unusable", "none",
-                    "J/decode median [min, max]", "outlier rounds"});
+    rows.push_back({"file", "label", "counter", "status", "rounds", "clean", "rel-only", "noisy", "unusable",
+                    "none", "J/decode median [min, max]", "outlier rounds"});
     for (const auto& [file, r] : records) {
         // The reference writes its record only once the run is over, hence "complete".
         const std::string status = r.status ? *r.status : r.tool ? "-" : "complete";
         const std::string label = r.label ? *r.label : "-";
         const std::vector<std::string> specs = r.wholeDeviceCounters();
         if (specs.empty()) {
-            rows.push_back({file, label, "-", status, std::to_string(r.rounds.size()), "-", "-", "-", "-", "-", "-", "-"});
+            rows.push_back({file, label, "-", status, std::to_string(r.rounds.size()), "-", "-", "-", "-",
+                            "-", "-", "-"});
             continue;
         }
         for (const std::string& spec : specs) {
@@ -48,9 +49,10 @@ std::string summaryTable(const std::vector<std::pair<std::string, Record>>& reco
             std::string j = jString(s.median_j_per_decode);
             if (s.median_j_per_decode)
                 j += " [" + jString(s.min_j_per_decode) + ", " + jString(s.max_j_per_decode) + "]";
-            rows.push_back({file, label, spec, status, std::to_string(r.rounds.size()), std::to_string(s.clean),
-                            std::to_string(s.relative_only), std::to_string(s.noisy), std::to_string(s.unusable),
-                            std::to_string(s.no_verdict), j, outliers(s.outlier_rounds)});
+            rows.push_back({file, label, spec, status, std::to_string(r.rounds.size()),
+                            std::to_string(s.clean), std::to_string(s.relative_only), std::to_string(s.noisy),
+                            std::to_string(s.unusable), std::to_string(s.no_verdict), j,
+                            outliers(s.outlier_rounds)});
         }
     }
     std::vector<std::size_t> width(rows[0].size(), 0);

@@ -86,8 +86,9 @@ VerifyReport verifyRecord(const Record& r)
 {
     VerifyReport rep;
     if (r.samples.empty()) {
-        rep.why_not = "the record holds no raw samples (it was written without --samples, or by the reference "
-                      "harness), so there is nothing to recompute its figures from";
+        rep.why_not =
+            "the record holds no raw samples (it was written without --samples, or by the reference "
+            "harness), so there is nothing to recompute its figures from";
         return rep;
     }
 
@@ -139,17 +140,17 @@ VerifyReport verifyRecord(const Record& r)
             ++rep.rounds_checked;
     }
     if (!without_times.empty())
-        rep.notes.push_back("round" + std::string(without_times.size() > 1 ? "s " : " ") + roundList(without_times) +
+        rep.notes.push_back("round" + std::string(without_times.size() > 1 ? "s " : " ") +
+                            roundList(without_times) +
                             " (0-based): no window or brackets stored, not checked");
     for (const std::string& spec : without_samples)
         rep.notes.push_back(spec + ": no samples in the record, its round figures were not checked");
 
     if (rep.counters_checked == 0) {
         rep.why_not = specs.empty() ? "none of the record's samples can be used"
-                      : r.rounds.empty()
-                          ? "the record has no rounds"
-                          : "no round stores the window and brackets its figures were cut at (a record "
-                            "written before JouleBench kept them, or by the reference harness)";
+            : r.rounds.empty()      ? "the record has no rounds"
+                               : "no round stores the window and brackets its figures were cut at (a record "
+                                 "written before JouleBench kept them, or by the reference harness)";
         return rep;
     }
     rep.verifiable = true;

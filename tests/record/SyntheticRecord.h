@@ -23,7 +23,8 @@ struct Lcg {
     }
 };
 
-inline std::vector<jb::Interval> inside(const std::vector<jb::Interval>& all, std::int64_t t0, std::int64_t t1)
+inline std::vector<jb::Interval> inside(const std::vector<jb::Interval>& all, std::int64_t t0,
+                                        std::int64_t t1)
 {
     std::vector<jb::Interval> out;
     for (const jb::Interval& i : all)
@@ -32,7 +33,8 @@ inline std::vector<jb::Interval> inside(const std::vector<jb::Interval>& all, st
     return out;
 }
 
-inline std::vector<jb::Interval> overlapping(const std::vector<jb::Interval>& all, std::int64_t t0, std::int64_t t1)
+inline std::vector<jb::Interval> overlapping(const std::vector<jb::Interval>& all, std::int64_t t0,
+                                             std::int64_t t1)
 {
     std::vector<jb::Interval> out;
     for (const jb::Interval& i : all)
@@ -99,7 +101,8 @@ inline jb::Record syntheticRecord(int rounds = 3, std::uint64_t seed = 7, double
         const auto post = inside(iv, brackets[std::size_t(i) + 1][0], brackets[std::size_t(i) + 1][1]);
         round.counters.emplace_back(spec, jb::counterRound({busy, cov, pre, post}));
         round.window = windows[std::size_t(i)];
-        round.brackets = std::array<std::array<std::int64_t, 2>, 2>{brackets[std::size_t(i)], brackets[std::size_t(i) + 1]};
+        round.brackets = std::array<std::array<std::int64_t, 2>, 2>{brackets[std::size_t(i)],
+                                                                    brackets[std::size_t(i) + 1]};
         r.rounds.push_back(round);
     }
     r.tool = std::pair{std::string(jb::kToolName), std::string("0.1.0")};

@@ -32,7 +32,7 @@ QStringList entries(const QTemporaryDir& dir)
 
 mode_t modeOf(const std::string& path)
 {
-    struct stat st{};
+    struct stat st {};
     ::stat(path.c_str(), &st);
     return st.st_mode & 07777;
 }
@@ -73,7 +73,8 @@ private slots:
     {
         const Status st = writeFileAtomic("/nonexistent-folder/sub/record.json", "x");
         QVERIFY(!st.ok());
-        QCOMPARE(st.error(), std::string("cannot write /nonexistent-folder/sub/record.json: No such file or directory"));
+        QCOMPARE(st.error(),
+                 std::string("cannot write /nonexistent-folder/sub/record.json: No such file or directory"));
     }
 
     void folderInTheWayLeavesNothing()

@@ -154,7 +154,7 @@ private slots:
     void perRoundListsSkipRoundsWithoutAFigure()
     {
         Record a = withJPerDecode({1.0, 2.0, 3.0, 4.0}, "relative-only");
-        a.rounds[1].decodes = 0;                         // no decodes: no J per decode
+        a.rounds[1].decodes = 0;                              // no decodes: no J per decode
         a.rounds[2].counters[0].second.has_marginal = false;  // no marginal figure
         a.rounds[3].counters[0].second.verdict = "noisy";
         const Comparison c = compareRecords(a, withJPerDecode({1.0}), "rapl");
@@ -178,15 +178,19 @@ private slots:
         const Record a = withJPerDecode({1.0, 2.0});
         Comparison c = compareRecords(a, a, "rapl:psys");
         QVERIFY(!c.ratio && !c.ci_low);
-        QCOMPARE(c.problem, std::string("A has no round with a marginal energy on counter 'rapl:psys' and at least one decode"));
+        QCOMPARE(c.problem,
+                 std::string(
+                     "A has no round with a marginal energy on counter 'rapl:psys' and at least one decode"));
         c = compareRecords(a, withJPerDecode({-1.0, 0.5}), "rapl");
         QVERIFY(!c.ratio);
-        QVERIFY2(QString::fromStdString(c.problem).contains(QStringLiteral("not positive")), c.problem.c_str());
+        QVERIFY2(QString::fromStdString(c.problem).contains(QStringLiteral("not positive")),
+                 c.problem.c_str());
         // B's median is positive, but some draws of B have a negative median: no interval.
         c = compareRecords(a, withJPerDecode({-1.0, 0.5, 0.6}), "rapl");
         QCOMPARE(*c.ratio, 1.5 / 0.5);
         QVERIFY(!c.ci_low && c.discarded_resamples > 0);
-        QVERIFY2(QString::fromStdString(c.problem).contains(QStringLiteral("bootstrap draws")), c.problem.c_str());
+        QVERIFY2(QString::fromStdString(c.problem).contains(QStringLiteral("bootstrap draws")),
+                 c.problem.c_str());
         QVERIFY(comparisonToJson(c)["ci95"].is_null());
     }
 };

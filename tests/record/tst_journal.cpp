@@ -153,9 +153,11 @@ private slots:
         std::ofstream(path, std::ios::binary | std::ios::trunc) << s;
         const Result<Record> r = recoverJournal(path);
         QVERIFY(!r.ok());
-        QVERIFY2(QString::fromStdString(r.error()).startsWith(QString::fromStdString(path + ": line 3: broken JSON at column ")),
+        QVERIFY2(QString::fromStdString(r.error()).startsWith(
+                     QString::fromStdString(path + ": line 3: broken JSON at column ")),
                  r.error().c_str());
-        QVERIFY(QString::fromStdString(r.error()).contains(QStringLiteral("only the last line of a journal may be torn")));
+        QVERIFY(QString::fromStdString(r.error()).contains(
+            QStringLiteral("only the last line of a journal may be torn")));
     }
 
     void wrongRoundLineIsNamedByPath()
@@ -166,7 +168,8 @@ private slots:
         appendBytes(path, "{\"index\":0,\"round\":{\"decodes\":1}}\n{\"index\":1}\n");
         const Result<Record> r = recoverJournal(path);
         QVERIFY(!r.ok());
-        QCOMPARE(r.error(), path + ": line 2: $.round: missing key \"load_avg_before\" (an array of 3 numbers)");
+        QCOMPARE(r.error(),
+                 path + ": line 2: $.round: missing key \"load_avg_before\" (an array of 3 numbers)");
     }
 
     void roundsOutOfOrderAndSamplesBackwards()
@@ -183,14 +186,17 @@ private slots:
         }
         Result<Record> r = recoverJournal(path);
         QVERIFY(!r.ok());
-        QCOMPARE(r.error(), path + ": line 3: $.samples.rapl: starts before the samples of the line before it end "
-                                   "(times must not go backwards)");
+        QCOMPARE(r.error(),
+                 path +
+                     ": line 3: $.samples.rapl: starts before the samples of the line before it end "
+                     "(times must not go backwards)");
         std::string s = slurp(path);
         s.replace(s.find("{\"index\":1"), 10, "{\"index\":0");
         std::ofstream(path, std::ios::binary | std::ios::trunc) << s;
         r = recoverJournal(path);
         QVERIFY(!r.ok());
-        QVERIFY2(QString::fromStdString(r.error()).contains(QStringLiteral("line 3: $.index: expected 1, found 0")),
+        QVERIFY2(QString::fromStdString(r.error()).contains(
+                     QStringLiteral("line 3: $.index: expected 1, found 0")),
                  r.error().c_str());
     }
 
@@ -202,8 +208,10 @@ private slots:
         const std::string before = slurp(path);
         const auto again = Journal::create(path, jbtest::syntheticRecord(1));
         QVERIFY(!again.ok());
-        QVERIFY2(QString::fromStdString(again.error()).contains(QStringLiteral("the file exists")), again.error().c_str());
-        QVERIFY(QString::fromStdString(again.error()).contains(QString::fromStdString("joulebench-cli recover " + path)));
+        QVERIFY2(QString::fromStdString(again.error()).contains(QStringLiteral("the file exists")),
+                 again.error().c_str());
+        QVERIFY(QString::fromStdString(again.error())
+                    .contains(QString::fromStdString("joulebench-cli recover " + path)));
         QCOMPARE(slurp(path), before);
     }
 
@@ -211,7 +219,9 @@ private slots:
     {
         const auto j = Journal::create("/nonexistent-folder/run.journal", jbtest::syntheticRecord(1));
         QVERIFY(!j.ok());
-        QCOMPARE(j.error(), std::string("cannot create journal /nonexistent-folder/run.journal: No such file or directory"));
+        QCOMPARE(
+            j.error(),
+            std::string("cannot create journal /nonexistent-folder/run.journal: No such file or directory"));
     }
 
     void foreignEmptyAndTornHeader_data()
@@ -219,15 +229,22 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expected");
         QTest::newRow("empty") << QByteArray() << QStringLiteral(": the journal is empty");
-        QTest::newRow("a record") << QByteArray("{\n \"label\": null,\n") << QStringLiteral(": line 1: not a JouleBench journal: broken JSON at column ");
-        QTest::newRow("other json lines") << QByteArray("{\"event\":\"start\"}\n")
-                                          << QStringLiteral(": line 1: not a JouleBench journal (its first line has no \"journal\": \"joulebench\")");
+        QTest::newRow("a record") << QByteArray("{\n \"label\": null,\n")
+                                  << QStringLiteral(
+                                         ": line 1: not a JouleBench journal: broken JSON at column ");
+        QTest::newRow("other json lines")
+            << QByteArray("{\"event\":\"start\"}\n")
+            << QStringLiteral(
+                   ": line 1: not a JouleBench journal (its first line has no \"journal\": \"joulebench\")");
         QTest::newRow("torn header") << QByteArray("{\"journal\":\"joulebench\",\"version\":1,\"rec")
                                      << QStringLiteral(": line 1: the journal's header is incomplete");
-        QTest::newRow("newer version") << QByteArray("{\"journal\":\"joulebench\",\"version\":2,\"record\":{}}\n")
-                                       << QStringLiteral(": line 1: a journal of version 2; this JouleBench reads version 1");
-        QTest::newRow("bad record") << QByteArray("{\"journal\":\"joulebench\",\"version\":1,\"record\":{\"rounds\":[],\"counters\":[]}}\n")
-                                    << QStringLiteral(": line 1: in \"record\": $: missing key \"label\"");
+        QTest::newRow("newer version")
+            << QByteArray("{\"journal\":\"joulebench\",\"version\":2,\"record\":{}}\n")
+            << QStringLiteral(": line 1: a journal of version 2; this JouleBench reads version 1");
+        QTest::newRow("bad record")
+            << QByteArray(
+                   "{\"journal\":\"joulebench\",\"version\":1,\"record\":{\"rounds\":[],\"counters\":[]}}\n")
+            << QStringLiteral(": line 1: in \"record\": $: missing key \"label\"");
     }
     void foreignEmptyAndTornHeader()
     {
@@ -238,7 +255,8 @@ private slots:
         appendBytes(path, content.toStdString());
         const Result<Record> r = recoverJournal(path);
         QVERIFY(!r.ok());
-        QVERIFY2(QString::fromStdString(r.error()).startsWith(QString::fromStdString(path) + expected), r.error().c_str());
+        QVERIFY2(QString::fromStdString(r.error()).startsWith(QString::fromStdString(path) + expected),
+                 r.error().c_str());
     }
 
     void failedWriteLeavesNoTornLineBehind()

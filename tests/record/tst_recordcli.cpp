@@ -61,7 +61,8 @@ private slots:
         const Run r = run({QStringLiteral("verify"), kFixture});
         QVERIFY(!r.crashed);
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.endsWith(QStringLiteral(": 3 counter round(s) in 3 round(s) recomputed, 81 figures compared: all agree\n")),
+        QVERIFY2(r.out.endsWith(QStringLiteral(
+                     ": 3 counter round(s) in 3 round(s) recomputed, 81 figures compared: all agree\n")),
                  qPrintable(r.out));
     }
 
@@ -74,7 +75,8 @@ private slots:
         const QString path = write(dir, QStringLiteral("tampered.json"), dumpRecord(*rec));
         const Run r = run({QStringLiteral("verify"), path});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.out.startsWith(QStringLiteral("$.rounds[1].rapl.busy.mean_w: stored ")), qPrintable(r.out));
+        QVERIFY2(r.out.startsWith(QStringLiteral("$.rounds[1].rapl.busy.mean_w: stored ")),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral(", recomputed ")));
         // The stored summary was written from the true figures; it still matches the rounds
         // (mean_w does not enter it), so one disagreement in all.
@@ -86,24 +88,33 @@ private slots:
         const Run r = run({QStringLiteral("verify"), kGolden});
         QCOMPARE(r.code, 2);
         QVERIFY(r.out.isEmpty());
-        QVERIFY2(r.err.contains(kGolden + QStringLiteral(" cannot be verified: the record holds no raw samples")),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(kGolden + QStringLiteral(" cannot be verified: the record holds no raw samples")),
+            qPrintable(r.err));
     }
 
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("verify nothing") << QStringList{QStringLiteral("verify")} << QStringLiteral("takes one record file, got 0");
-        QTest::newRow("verify missing") << QStringList{QStringLiteral("verify"), QStringLiteral("/nonexistent/r.json")}
-                                        << QStringLiteral("cannot read /nonexistent/r.json: No such file or directory");
-        QTest::newRow("summary nothing") << QStringList{QStringLiteral("summary")} << QStringLiteral("takes one or more record files");
-        QTest::newRow("compare one") << QStringList{QStringLiteral("compare"), kFixture} << QStringLiteral("takes two record files, got 1");
-        QTest::newRow("compare counter") << QStringList{QStringLiteral("compare"), kFixture, kGolden, QStringLiteral("--counter"), QStringLiteral("nvml:0")}
-                                         << kFixture + QStringLiteral(" has no figures for counter 'nvml:0' (it has: rapl)");
-        QTest::newRow("compare resamples") << QStringList{QStringLiteral("compare"), kFixture, kGolden, QStringLiteral("--resamples"), QStringLiteral("x")}
+        QTest::newRow("verify nothing")
+            << QStringList{QStringLiteral("verify")} << QStringLiteral("takes one record file, got 0");
+        QTest::newRow("verify missing")
+            << QStringList{QStringLiteral("verify"), QStringLiteral("/nonexistent/r.json")}
+            << QStringLiteral("cannot read /nonexistent/r.json: No such file or directory");
+        QTest::newRow("summary nothing")
+            << QStringList{QStringLiteral("summary")} << QStringLiteral("takes one or more record files");
+        QTest::newRow("compare one") << QStringList{QStringLiteral("compare"), kFixture}
+                                     << QStringLiteral("takes two record files, got 1");
+        QTest::newRow("compare counter")
+            << QStringList{QStringLiteral("compare"), kFixture, kGolden, QStringLiteral("--counter"),
+                           QStringLiteral("nvml:0")}
+            << kFixture + QStringLiteral(" has no figures for counter 'nvml:0' (it has: rapl)");
+        QTest::newRow("compare resamples") << QStringList{QStringLiteral("compare"), kFixture, kGolden,
+                                                          QStringLiteral("--resamples"), QStringLiteral("x")}
                                            << QStringLiteral("--resamples takes an integer");
-        QTest::newRow("recover nothing") << QStringList{QStringLiteral("recover")} << QStringLiteral("takes one journal file, got 0");
+        QTest::newRow("recover nothing")
+            << QStringList{QStringLiteral("recover")} << QStringLiteral("takes one journal file, got 0");
         QTest::newRow("recover a record") << QStringList{QStringLiteral("recover"), kFixture}
                                           << kFixture + QStringLiteral(": line 1: not a JouleBench journal");
     }
@@ -119,7 +130,8 @@ private slots:
 
     void everyBrokenFileIsNamedByEveryCommand()
     {
-        const QStringList files = QDir(kBroken).entryList({QStringLiteral("*.json"), QStringLiteral("*.txt"), QStringLiteral("*.bin")}, QDir::Files);
+        const QStringList files = QDir(kBroken).entryList(
+            {QStringLiteral("*.json"), QStringLiteral("*.txt"), QStringLiteral("*.bin")}, QDir::Files);
         QVERIFY(files.size() >= 30);
         for (const QString& f : files) {
             const QString path = kBroken + QLatin1Char('/') + f;
@@ -159,8 +171,9 @@ private slots:
         const Result<Record> a = loadRecord(kFixture.toStdString());
         const Result<Record> b = loadRecord(kGolden.toStdString());
         const Comparison c = compareRecords(*a, *b, "rapl", 2000, 5);
-        const Run r = run({QStringLiteral("compare"), kFixture, kGolden, QStringLiteral("--json"), QStringLiteral("--resamples"),
-                           QStringLiteral("2000"), QStringLiteral("--seed"), QStringLiteral("5")});
+        const Run r = run({QStringLiteral("compare"), kFixture, kGolden, QStringLiteral("--json"),
+                           QStringLiteral("--resamples"), QStringLiteral("2000"), QStringLiteral("--seed"),
+                           QStringLiteral("5")});
         QCOMPARE(r.code, 0);
         const ojson j = ojson::parse(r.out.toStdString());
         QCOMPARE(j["counter"].get<std::string>(), std::string("rapl"));
@@ -171,7 +184,9 @@ private slots:
         QCOMPARE(j["b"]["rounds"].size(), std::size_t(3));
         const Run t = run({QStringLiteral("compare"), kFixture, kFixture});
         QCOMPARE(t.code, 0);
-        QVERIFY2(t.out.contains(QStringLiteral("A/B ratio of median J per decode: 1, 95% bootstrap interval [")), qPrintable(t.out));
+        QVERIFY2(
+            t.out.contains(QStringLiteral("A/B ratio of median J per decode: 1, 95% bootstrap interval [")),
+            qPrintable(t.out));
     }
 
     void recoverToStdoutAndToAFile()
@@ -204,10 +219,14 @@ private slots:
         const Run again = run({QStringLiteral("recover"), jq, QStringLiteral("--out"), out});
         QCOMPARE(again.code, 2);
         QVERIFY(again.err.contains(out + QStringLiteral(" exists; pass --force")));
-        QCOMPARE(run({QStringLiteral("recover"), jq, QStringLiteral("--out"), out, QStringLiteral("--force")}).code, 0);
-        const Run noFolder = run({QStringLiteral("recover"), jq, QStringLiteral("--out"), QStringLiteral("/nonexistent/r.json")});
+        QCOMPARE(run({QStringLiteral("recover"), jq, QStringLiteral("--out"), out, QStringLiteral("--force")})
+                     .code,
+                 0);
+        const Run noFolder = run(
+            {QStringLiteral("recover"), jq, QStringLiteral("--out"), QStringLiteral("/nonexistent/r.json")});
         QCOMPARE(noFolder.code, 2);
-        QVERIFY(noFolder.err.contains(QStringLiteral("cannot write /nonexistent/r.json: No such file or directory")));
+        QVERIFY(noFolder.err.contains(
+            QStringLiteral("cannot write /nonexistent/r.json: No such file or directory")));
     }
 };
 

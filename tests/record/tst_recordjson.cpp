@@ -97,19 +97,19 @@ private slots:
     void jouleBenchKeysAreNewKeysAfterTheReferenceOnes()
     {
         const ojson j = toJson(jbtest::syntheticRecord(2));
-        const std::vector<std::string> expected{"label",    "meta",         "rounds",  "jobs",    "k",
-                                                "counters", "idle_s",       "sample_s", "host",   "child",
-                                                "tool",     "status",       "counter_info", "sampler", "summary",
-                                                "samples"};
+        const std::vector<std::string> expected{
+            "label", "meta", "rounds", "jobs",         "k",       "counters", "idle_s", "sample_s", "host",
+            "child", "tool", "status", "counter_info", "sampler", "summary",  "samples"};
         QCOMPARE(qlist(keysOf(j)), qlist(expected));
         QCOMPARE(qlist(keysOf(j["rounds"][0])),
-                 qlist({"load_avg_before", "decodes", "child_wall_ns", "window_ns", "child_note", "load_avg_after",
-                        "rapl", "window", "brackets"}));
-        QCOMPARE(qlist(keysOf(j["rounds"][1])), qlist({"load_avg_before", "decodes", "child_wall_ns", "window_ns",
-                                                       "load_avg_after", "rapl", "window", "brackets"}));
+                 qlist({"load_avg_before", "decodes", "child_wall_ns", "window_ns", "child_note",
+                        "load_avg_after", "rapl", "window", "brackets"}));
+        QCOMPARE(qlist(keysOf(j["rounds"][1])),
+                 qlist({"load_avg_before", "decodes", "child_wall_ns", "window_ns", "load_avg_after", "rapl",
+                        "window", "brackets"}));
         QCOMPARE(qlist(keysOf(j["rounds"][0]["rapl"])),
-                 qlist({"busy", "idle_before", "idle_after", "window_nj", "covered_ns", "marginal_nj", "ratio",
-                        "verdict"}));
+                 qlist({"busy", "idle_before", "idle_after", "window_nj", "covered_ns", "marginal_nj",
+                        "ratio", "verdict"}));
         QCOMPARE(qlist(keysOf(j["sampler"]["rapl"])),
                  qlist({"period_s", "intervals", "lateness_p50_ns", "lateness_p99_ns", "lateness_max_ns",
                         "missed_deadlines", "read_errors", "update_cadence_ms"}));
@@ -160,13 +160,15 @@ private slots:
         QVERIFY(r0["rapl"]["verdict"].is_null());
         QVERIFY(r0["rapl"]["busy"]["mean_w"].is_number_float());
         QVERIFY(r0["rapl"]["busy"]["intervals"].is_number_integer());
-        QCOMPARE(qlist(keysOf(r0)), qlist({"load_avg_before", "decodes", "child_wall_ns", "window_ns", "child_note",
-                                           "task", "gpu_time", "load_avg_after", "rapl", "window", "brackets"}));
+        QCOMPARE(qlist(keysOf(r0)),
+                 qlist({"load_avg_before", "decodes", "child_wall_ns", "window_ns", "child_note", "task",
+                        "gpu_time", "load_avg_after", "rapl", "window", "brackets"}));
         QCOMPARE(qlist(keysOf(r0["gpu_time"])), qlist({"child_ns", "all_clients_ns", "share", "vanished"}));
         const ojson& r1 = j["rounds"][1];
         QVERIFY(r1["rapl"]["busy"].is_null());
         QVERIFY(r1["rapl"]["idle_before"].is_null());
-        QVERIFY(!r1["rapl"].contains("marginal_nj") && !r1["rapl"].contains("ratio") && !r1["rapl"].contains("verdict"));
+        QVERIFY(!r1["rapl"].contains("marginal_nj") && !r1["rapl"].contains("ratio") &&
+                !r1["rapl"].contains("verdict"));
         // And all of it reads back to the same JSON.
         const Result<Record> back = parseRecord(dumpRecord(r));
         QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
@@ -237,7 +239,8 @@ private slots:
         g["rounds"][0]["rapl:psys"]["busy"]["mean_w"] = "abc";
         r = recordFromJson(g);
         QVERIFY(!r.ok());
-        QCOMPARE(r.error(), std::string("$.rounds[0][\"rapl:psys\"].busy.mean_w: expected a number, found \"abc\""));
+        QCOMPARE(r.error(),
+                 std::string("$.rounds[0][\"rapl:psys\"].busy.mean_w: expected a number, found \"abc\""));
     }
 
     void fractionalWindowNjOfAPicojouleRailIsRounded()
@@ -263,7 +266,9 @@ private slots:
         QCOMPARE(dumpJson(ojson(2.0)), std::string("2.0"));
         QCOMPARE(dumpJson(ojson("caf\xc3\xa9")), std::string("\"caf\\u00e9\""));
         const ojson nested = ojson::parse(R"({"a": [], "b": {}, "c": [1, {"d": null}]})");
-        QCOMPARE(dumpJson(nested), std::string("{\n \"a\": [],\n \"b\": {},\n \"c\": [\n  1,\n  {\n   \"d\": null\n  }\n ]\n}"));
+        QCOMPARE(
+            dumpJson(nested),
+            std::string("{\n \"a\": [],\n \"b\": {},\n \"c\": [\n  1,\n  {\n   \"d\": null\n  }\n ]\n}"));
         QCOMPARE(dumpJson(nested, -1), std::string(R"({"a":[],"b":{},"c":[1,{"d":null}]})"));
     }
 
@@ -273,14 +278,16 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("empty") << QByteArray() << QStringLiteral("empty: no JSON at all");
         QTest::newRow("blank") << QByteArray(" \n\t\n") << QStringLiteral("only white space: no JSON at all");
-        QTest::newRow("double comma") << QByteArray("{\n \"a\": [1,\n 2,,]}")
-                                      << QStringLiteral("broken JSON at line 3, column 4: ");
-        QTest::newRow("first byte") << QByteArray("rounds = 3\n") << QStringLiteral("broken JSON at line 1, column 1: ");
+        QTest::newRow("double comma")
+            << QByteArray("{\n \"a\": [1,\n 2,,]}") << QStringLiteral("broken JSON at line 3, column 4: ");
+        QTest::newRow("first byte") << QByteArray("rounds = 3\n")
+                                    << QStringLiteral("broken JSON at line 1, column 1: ");
         QTest::newRow("cut short") << QByteArray("{\n \"label\": \"x\",\n \"rounds\": [\n")
                                    << QStringLiteral("broken JSON at line 4, column 1: ");
         QTest::newRow("NaN") << QByteArray("{\n \"ratio\": NaN\n}")
                              << QStringLiteral("broken JSON at line 2, column 11: ");
-        QTest::newRow("NaN hint") << QByteArray("{\n \"ratio\": NaN\n}") << QStringLiteral("NaN and Infinity are not JSON");
+        QTest::newRow("NaN hint") << QByteArray("{\n \"ratio\": NaN\n}")
+                                  << QStringLiteral("NaN and Infinity are not JSON");
     }
     void syntaxErrorsByLineAndColumn()
     {
@@ -296,35 +303,45 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("expected");
-        auto row = [](const char* f, const char* e) { QTest::newRow(f) << QString::fromLatin1(f) << QString::fromUtf8(e); };
+        auto row = [](const char* f, const char* e) {
+            QTest::newRow(f) << QString::fromLatin1(f) << QString::fromUtf8(e);
+        };
         row("empty.json", "the file is empty");
         row("whitespace.json", "only white space: no JSON at all");
-        row("truncated.json", "broken JSON at line 78, column 1: syntax error while parsing object - unexpected end of input");
-        row("trailing-comma.json", "broken JSON at line 4, column 1: syntax error while parsing object key - unexpected '}'");
-        row("not-json.txt", "broken JSON at line 1, column 1: syntax error while parsing value - invalid literal");
+        row("truncated.json",
+            "broken JSON at line 78, column 1: syntax error while parsing object - unexpected end of input");
+        row("trailing-comma.json",
+            "broken JSON at line 4, column 1: syntax error while parsing object key - unexpected '}'");
+        row("not-json.txt",
+            "broken JSON at line 1, column 1: syntax error while parsing value - invalid literal");
         row("binary.bin", "broken JSON at line 1, column 1");
-        row("bad-utf8.json", "broken JSON at line 2, column 16: syntax error while parsing value - invalid string: ill-formed UTF-8 byte");
+        row("bad-utf8.json",
+            "broken JSON at line 2, column 16: syntax error while parsing value - invalid string: ill-formed UTF-8 byte");
         row("nan.json", "broken JSON at line 51, column 14");
         row("top-array.json", "not a record: the top level is an array of 3, not a JSON object");
-        row("foreign.json", "not a record of JouleBench or of the reference harness: the top-level object has no "
-                            "\"rounds\" and \"counters\" keys (its keys: name, version, dependencies)");
+        row("foreign.json",
+            "not a record of JouleBench or of the reference harness: the top-level object has no "
+            "\"rounds\" and \"counters\" keys (its keys: name, version, dependencies)");
         row("rounds-object.json", "$.rounds: expected an array of rounds, found an empty object");
         row("mean-w-string.json", "$.rounds[2].rapl.busy.mean_w: expected a number, found \"abc\"");
         row("decodes-missing.json", "$.rounds[1]: missing key \"decodes\" (an integer)");
         row("decodes-fraction.json", "$.rounds[0].decodes: expected an integer, found 8.5");
         row("decodes-huge.json", "$.rounds[0].decodes: expected an integer, found 1e+20");
-        row("load-avg-two.json", "$.rounds[0].load_avg_before: expected an array of 3 numbers, found an array of 2");
+        row("load-avg-two.json",
+            "$.rounds[0].load_avg_before: expected an array of 3 numbers, found an array of 2");
         row("counters-string.json", "$.counters: expected an array of strings, found \"rapl\"");
         row("label-number.json", "$.label: expected a string or null, found 5");
         row("sd-missing.json", "$.rounds[0].rapl.idle_after: missing key \"sd_w\" (a number)");
         row("ratio-alone.json", "$.rounds[0].rapl.ratio: present without \"marginal_nj\"");
-        row("verdict-unknown.json", "$.rounds[1].rapl.verdict: expected one of \"clean\", \"relative-only\", \"noisy\", "
-                                    "\"unusable\" or null, found \"great\"");
+        row("verdict-unknown.json",
+            "$.rounds[1].rapl.verdict: expected one of \"clean\", \"relative-only\", \"noisy\", "
+            "\"unusable\" or null, found \"great\"");
         row("node-cpu-string.json", "$.host.node_cpu: expected an integer or null, found \"2\"");
         row("host-missing.json", "$: missing key \"host\" (an object)");
         row("window-reversed.json", "$.rounds[1].window: ends (");
-        row("brackets-one.json", "$.rounds[0].brackets: expected an array of 2 brackets [t0_ns, t1_ns] (idle before, "
-                                 "idle after), found an array of 1");
+        row("brackets-one.json",
+            "$.rounds[0].brackets: expected an array of 2 brackets [t0_ns, t1_ns] (idle before, "
+            "idle after), found an array of 1");
         row("sampler-string.json", "$.sampler.rapl.intervals: expected an integer, found \"67\"");
         row("samples-lengths.json", "$.samples.rapl: the columns differ in length (t0_ns ");
         row("samples-backwards.json", "$.samples.rapl.t0_ns[5]: ");
@@ -368,14 +385,16 @@ private slots:
     void samplesReadBackAndAreChecked()
     {
         Record r = jbtest::syntheticRecord(1);
-        const Result<std::vector<Interval>> iv = intervalsFromJson(intervalsToJson(r.samples[0].second), "$.x");
+        const Result<std::vector<Interval>> iv = intervalsFromJson(intervalsToJson(r.samples[0].second),
+                                                                   "$.x");
         QVERIFY(iv.ok());
         QCOMPARE(*iv, r.samples[0].second);
         std::vector<Interval> bad{{0, 10, 1}, {10, 20, 1}, {15, 30, 1}};
         const Status st = checkIntervals(bad, "$.samples.rapl");
         QVERIFY(!st.ok());
-        QCOMPARE(st.error(), std::string("$.samples.rapl.t0_ns[2]: 15 is before the end of the interval before it "
-                                         "(t1_ns[1] 20): times must not go backwards"));
+        QCOMPARE(st.error(),
+                 std::string("$.samples.rapl.t0_ns[2]: 15 is before the end of the interval before it "
+                             "(t1_ns[1] 20): times must not go backwards"));
     }
 
     void pathsQuoteOddKeys()

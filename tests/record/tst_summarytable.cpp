@@ -26,26 +26,32 @@ private slots:
         const QStringList lines = QString::fromStdString(t).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);
         const auto cells = [&](int i) { return lines[i].split(QLatin1Char(' '), Qt::SkipEmptyParts); };
-        QCOMPARE(cells(0).mid(0, 6), QStringList({QStringLiteral("file"), QStringLiteral("label"), QStringLiteral("counter"),
-                                                  QStringLiteral("status"), QStringLiteral("rounds"), QStringLiteral("clean")}));
+        QCOMPARE(cells(0).mid(0, 6),
+                 QStringList({QStringLiteral("file"), QStringLiteral("label"), QStringLiteral("counter"),
+                              QStringLiteral("status"), QStringLiteral("rounds"), QStringLiteral("clean")}));
         QCOMPARE(cells(1).mid(0, 10),
                  QStringList({QStringLiteral("a.json"), QStringLiteral("synthetic"), QStringLiteral("rapl"),
-                              QStringLiteral("complete"), QStringLiteral("3"), QStringLiteral("3"), QStringLiteral("0"),
-                              QStringLiteral("0"), QStringLiteral("0"), QStringLiteral("0")}));
-        QCOMPARE(cells(2).mid(2, 8), QStringList({QStringLiteral("nvml:0"), QStringLiteral("complete"), QStringLiteral("3"),
-                                                  QStringLiteral("2"), QStringLiteral("0"), QStringLiteral("1"),
-                                                  QStringLiteral("0"), QStringLiteral("0")}));
-        QCOMPARE(cells(3), QStringList({QStringLiteral("b.json"), QStringLiteral("task"), QStringLiteral("only"),
-                                        QStringLiteral("-"), QStringLiteral("complete"), QStringLiteral("2"),
-                                        QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
-                                        QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-")}));
-        QCOMPARE(cells(4).mid(0, 4), QStringList({QStringLiteral("c.json"), QStringLiteral("-"), QStringLiteral("rapl"),
-                                                  QStringLiteral("aborted")}));
+                              QStringLiteral("complete"), QStringLiteral("3"), QStringLiteral("3"),
+                              QStringLiteral("0"), QStringLiteral("0"), QStringLiteral("0"),
+                              QStringLiteral("0")}));
+        QCOMPARE(cells(2).mid(2, 8),
+                 QStringList({QStringLiteral("nvml:0"), QStringLiteral("complete"), QStringLiteral("3"),
+                              QStringLiteral("2"), QStringLiteral("0"), QStringLiteral("1"),
+                              QStringLiteral("0"), QStringLiteral("0")}));
+        QCOMPARE(
+            cells(3),
+            QStringList({QStringLiteral("b.json"), QStringLiteral("task"), QStringLiteral("only"),
+                         QStringLiteral("-"), QStringLiteral("complete"), QStringLiteral("2"),
+                         QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-"),
+                         QStringLiteral("-"), QStringLiteral("-"), QStringLiteral("-")}));
+        QCOMPARE(cells(4).mid(0, 4),
+                 QStringList({QStringLiteral("c.json"), QStringLiteral("-"), QStringLiteral("rapl"),
+                              QStringLiteral("aborted")}));
         // Median [min, max] as summaryOf gives them, 4 significant digits.
         const CounterSummary s = summaryOf(a, "rapl");
         const QString j = QString::number(*s.median_j_per_decode, 'g', 4) + QStringLiteral(" [") +
-                          QString::number(*s.min_j_per_decode, 'g', 4) + QStringLiteral(", ") +
-                          QString::number(*s.max_j_per_decode, 'g', 4) + QStringLiteral("]");
+            QString::number(*s.min_j_per_decode, 'g', 4) + QStringLiteral(", ") +
+            QString::number(*s.max_j_per_decode, 'g', 4) + QStringLiteral("]");
         QVERIFY2(lines[1].contains(j), qPrintable(lines[1] + QStringLiteral(" lacks ") + j));
         // Columns line up: "counter" starts where every counter cell starts.
         const int col = int(lines[0].indexOf(QStringLiteral("counter")));

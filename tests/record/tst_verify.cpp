@@ -158,7 +158,8 @@ private slots:
         const VerifyReport rep = verifyRecord(*r);
         QVERIFY(!rep.verifiable);
         QVERIFY(!rep.agrees());
-        QVERIFY2(QString::fromStdString(rep.why_not).contains(QStringLiteral("no raw samples")), rep.why_not.c_str());
+        QVERIFY2(QString::fromStdString(rep.why_not).contains(QStringLiteral("no raw samples")),
+                 rep.why_not.c_str());
         QVERIFY(rep.disagreements.empty());
     }
 
@@ -172,7 +173,8 @@ private slots:
         QVERIFY2(QString::fromStdString(rep.why_not).contains(QStringLiteral("window and brackets")),
                  rep.why_not.c_str());
         QCOMPARE(rep.notes.size(), std::size_t(1));
-        QCOMPARE(rep.notes[0], std::string("rounds 0, 1 (0-based): no window or brackets stored, not checked"));
+        QCOMPARE(rep.notes[0],
+                 std::string("rounds 0, 1 (0-based): no window or brackets stored, not checked"));
     }
 
     void partlyCheckableRecordSaysWhatWasLeft()
@@ -187,7 +189,8 @@ private slots:
         QCOMPARE(rep.rounds_checked, 2);
         QCOMPARE(rep.notes.size(), std::size_t(2));
         QCOMPARE(rep.notes[0], std::string("round 1 (0-based): no window or brackets stored, not checked"));
-        QCOMPARE(rep.notes[1], std::string("rapl:psys: no samples in the record, its round figures were not checked"));
+        QCOMPARE(rep.notes[1],
+                 std::string("rapl:psys: no samples in the record, its round figures were not checked"));
     }
 };
 
