@@ -127,7 +127,7 @@ void JobQueue::begin()
             break;
         case DiskState::Preserved:
             ++summary_.preserved;
-            Q_EMIT jobPreserved(name, q(d.manifest_path), q(toString(d.manifest->status)));
+            Q_EMIT jobPreserved(name, q(d.manifest_path), q(statusName(d.manifest->status)));
             break;
         case DiskState::Orphaned:
             ++summary_.orphaned;
@@ -340,7 +340,7 @@ void JobQueue::jobDone(std::size_t index, const JobOutcome& o)
             ++summary_.completed;
         else
             ++summary_.failed;
-        driverLine(name, QStringLiteral("DONE status=%1 -> %2").arg(q(toString(m.status)), q(path)));
+        driverLine(name, QStringLiteral("DONE status=%1 -> %2").arg(q(statusName(m.status)), q(path)));
         Q_EMIT jobFinished(name, m, q(path));
     }
     schedule();

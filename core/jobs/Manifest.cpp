@@ -41,7 +41,7 @@ nlohmann::json orNull(const std::optional<T>& v)
 
 }  // namespace
 
-std::string toString(JobStatus s)
+std::string statusName(JobStatus s)
 {
     return kStatusNames[int(s)];
 }
@@ -58,7 +58,7 @@ nlohmann::json JobManifest::toJson() const
 {
     nlohmann::json j = job.is_object() ? job : nlohmann::json::object();
     j["source"] = source;
-    j["status"] = toString(status);
+    j["status"] = statusName(status);
     j["return_code"] = orNull(return_code);
     // The reference names the result file `histogram`; both names are written.
     j["histogram"] = orNull(result);

@@ -20,7 +20,7 @@ namespace jb {
 
 enum class JobStatus { Completed, NonzeroExit, Timeout, MissingResult, FailedToStart, Cancelled };
 
-std::string toString(JobStatus s);  // "completed", "nonzero_exit", ...
+std::string statusName(JobStatus s);  // "completed", "nonzero_exit", ...
 std::optional<JobStatus> jobStatusFrom(const std::string& s);
 
 struct JobHardware {

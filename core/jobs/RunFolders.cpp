@@ -93,7 +93,7 @@ void globInto(const fs::path& dir, const std::vector<std::string>& parts, std::s
 
 }  // namespace
 
-std::string toString(DiskState s)
+std::string diskStateName(DiskState s)
 {
     switch (s) {
     case DiskState::NotRun: return "not_run";

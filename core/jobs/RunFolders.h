@@ -13,7 +13,7 @@
 namespace jb {
 
 enum class DiskState { NotRun, Preserved, Orphaned, Running, Conflict };
-std::string toString(DiskState s);  // "not_run", "preserved", "orphaned", "running", "conflict"
+std::string diskStateName(DiskState s);  // "not_run", "preserved", "orphaned", "running", "conflict"
 
 struct JobDiskInfo {
     DiskState state = DiskState::NotRun;

@@ -2,6 +2,9 @@
 // What the job tests share: a fake GPU machine (a fake nvidia-smi first on PATH, the fake NVML
 // library's script, the file where fake jobs register their GPU memory), files in a temporary
 // folder, and a job file builder.
+#include "jobs/Manifest.h"
+#include "jobs/RunFolders.h"
+
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -14,6 +17,20 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+
+// QCOMPARE prints these by name.
+namespace QTest {
+template <>
+inline char* toString(const jb::JobStatus& s)
+{
+    return qstrdup(jb::statusName(s).c_str());
+}
+template <>
+inline char* toString(const jb::DiskState& s)
+{
+    return qstrdup(jb::diskStateName(s).c_str());
+}
+}  // namespace QTest
 
 namespace jbtest {
 
