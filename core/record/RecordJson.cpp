@@ -513,6 +513,38 @@ std::string lineColumnAt(std::string_view text, std::size_t pos)
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+// Copying, comparing and destroying a JSON value recurse over its nesting: a hostile file
+// nested a million deep would overflow the stack. No record comes near this depth.
+constexpr int kMaxJsonDepth = 256;
+
+Status checkNesting(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                return Error{"JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
+                             lineColumnAt(text, i) + ": not a record"};
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return Ok{};
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- paths
@@ -746,6 +778,8 @@ Result<ojson> parseJsonText(std::string_view text)
     if (std::all_of(text.begin(), text.end(),
                     [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }))
         return Error{text.empty() ? "empty: no JSON at all" : "only white space: no JSON at all"};
+    if (Status deep = checkNesting(text); !deep)
+        return Error{deep.error()};
     try {
         return ojson::parse(text.begin(), text.end());
     } catch (const ojson::parse_error& e) {
@@ -762,6 +796,18 @@ Result<ojson> parseJsonText(std::string_view text)
         if (rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity"))
             why += " (NaN and Infinity are not JSON: the writer let a non-finite number through)";
         return Error{"broken JSON at " + lineColumnAt(text, pos) + ": " + why};
+    } catch (const ojson::out_of_range& e) {
+        // A number too large for a double ("1e400"): nlohmann names the literal, not where.
+        std::string why = e.what();
+        const auto q0 = why.find('\''), q1 = why.rfind('\'');
+        std::string where;
+        if (q0 != std::string::npos && q1 > q0 + 1) {
+            const auto at = text.find(why.substr(q0 + 1, q1 - q0 - 1));
+            if (at != std::string_view::npos)
+                where = " at " + lineColumnAt(text, at);
+        }
+        const auto tag = why.find("] ");
+        return Error{"broken JSON" + where + ": " + (tag == std::string::npos ? why : why.substr(tag + 2))};
     } catch (const std::exception& e) {
         return Error{std::string("broken JSON: ") + e.what()};
     }
