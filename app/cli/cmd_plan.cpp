@@ -99,7 +99,10 @@ int cmdPlan(const QStringList& args)
     opt("counter", "The record's whole-device counter to read (default: its first).", "SPEC");
     opt("idle-sd-w", "Idle power sd per sample interval in W (default: pooled from the record's idle brackets).", "W");
     opt("busy-s-per-k", "Busy window per unit of k in seconds (default: the record's median window / k).", "S");
-    opt("sample-ms", "Sampling period in ms (default: the record's, else 100).", "MS");
+    opt("sample-ms",
+        "Sampling period in ms (default: the record's, else 100). The idle sd stays the record's\n"
+        "unless --idle-sd-w is given: measure the noise at the new period first.",
+        "MS");
     opt("ci-width", "Relative half-width the median J/decode should be known to at 95% (default 0.05).", "FRAC");
     opt("min-rounds", "Fewest rounds to plan (default 6).", "N");
     opt("min-idle-intervals", "Fewest sample intervals in an idle bracket (default 5).", "N");

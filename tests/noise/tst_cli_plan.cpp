@@ -118,6 +118,32 @@ private slots:
         QCOMPARE(j["resolution"]["rows"][1]["min_marginal_w"].get<double>(), 3.0 * noise->idle_sd_w);
     }
 
+    void idleOnlyRecordNeedsTheSignalTyped()
+    {
+        // A record of idle brackets only (no rounds): its noise, but no marginal power and no
+        // busy window; the CLI asks for them by flag, then plans.
+        SimRunSpec spec;
+        spec.rounds = 0;
+        spec.idle_s = 10.0;
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("idle.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(dumpRecord(simulateRun(spec))));
+        }
+        Run r = cli({path});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("no round has a marginal figure for 'sim': give --marginal-w")), qPrintable(r.err));
+        r = cli({path, QStringLiteral("--marginal-w"), QStringLiteral("3")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("give --busy-s-per-k")), qPrintable(r.err));
+        r = cli({path, QStringLiteral("--marginal-w"), QStringLiteral("3"), QStringLiteral("--busy-s-per-k"), QStringLiteral("0.5")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(QStringLiteral("pooled over 1 bracket (")));
+        QVERIFY(r.out.contains(QStringLiteral("marginal    3 W (given)")));
+    }
+
     void typedFigures()
     {
         const Run r = cli({QStringLiteral("--idle-sd-w"), QStringLiteral("0.15"), QStringLiteral("--marginal-w"), QStringLiteral("2"),
