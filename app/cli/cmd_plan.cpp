@@ -100,7 +100,7 @@ int cmdPlan(const QStringList& args)
     opt("idle-sd-w", "Idle power sd per sample interval in W (default: pooled from the record's idle brackets).", "W");
     opt("busy-s-per-k", "Busy window per unit of k in seconds (default: the record's median window / k).", "S");
     opt("sample-ms",
-        "Sampling period in ms (default: the record's, else 100). The idle sd stays the record's\n"
+        "Sampling period in ms (default: the record's, else 100). The idle sd stays the record's "
         "unless --idle-sd-w is given: measure the noise at the new period first.",
         "MS");
     opt("ci-width", "Relative half-width the median J/decode should be known to at 95% (default 0.05).", "FRAC");
