@@ -1,0 +1,153 @@
+// `joulebench-cli jobs`: lines per job start and end, the status table, exit codes, and a
+// SIGINT that cancels the queue instead of leaving orphans.
+#include "jobs/RunFolders.h"
+
+#include "JobsTestSupport.h"
+
+#include <QProcess>
+#include <QTest>
+
+#include <signal.h>
+
+#include <filesystem>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliRun {
+    int code = -1;
+    QString out, err;
+};
+
+CliRun cli(const QStringList& args, int timeout_ms = 30000)
+{
+    QProcess p;
+    p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{QStringLiteral("jobs")} + args);
+    CliRun r;
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+}  // namespace
+
+class TestCliJobs : public QObject {
+    Q_OBJECT
+
+private:
+    // A job file on a fake GPU machine (nvidia-smi only); returns its path.
+    static QString writeJobFile(const jbtest::FakeGpuMachine& m, const std::vector<json>& jobs)
+    {
+        json f = jbtest::baseJobFile(m.root + "/runs");
+        f["nvml_library"] = "/nonexistent/libnvidia-ml.so.1";
+        f["jobs"] = jobs;  // an array even for one job
+        const std::string path = m.root + "/jobs.json";
+        jbtest::writeText(path, f.dump(2));
+        return QString::fromStdString(path);
+    }
+
+private Q_SLOTS:
+    void runPrintsStartAndEndAndExitsByOutcome()
+    {
+        jbtest::FakeGpuMachine m;
+        const QString file = writeJobFile(m, {jbtest::workerJob("good", {"--write", "{run_dir}/r.json"}),
+                                              jbtest::workerJob("bad", {"--exit", "4"})});
+        auto dry = cli({QStringLiteral("run"), file, QStringLiteral("--dry-run")});
+        QCOMPARE(dry.code, 0);
+        QVERIFY2(dry.out.contains(QStringLiteral("WOULD RUN good gpu=any: ")), qPrintable(dry.out));
+        QVERIFY(!fs::exists(m.root + "/runs"));
+
+        auto run = cli({QStringLiteral("run"), file});
+        QVERIFY2(run.code == 1, qPrintable(run.out + run.err));  // one job failed
+        QVERIFY2(run.out.contains(QRegularExpression(QStringLiteral("START good gpu=[01] pid=\\d+ -> "))), qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("START bad ")));
+        QVERIFY(run.out.contains(QStringLiteral("DONE good status=completed rc=0 ")));
+        QVERIFY(run.out.contains(QStringLiteral("DONE bad status=nonzero_exit rc=4 ")));
+        QVERIFY(run.out.contains(QStringLiteral("jobs: 1 completed, 1 failed, 0 preserved")));
+
+        auto status = cli({QStringLiteral("status"), file});
+        QCOMPARE(status.code, 1);  // a recorded job did not complete
+        QVERIFY(status.out.startsWith(QStringLiteral("JOB ")));
+        QVERIFY2(status.out.contains(QRegularExpression(QStringLiteral("\\ngood +[01] +preserved +completed +0 "))),
+                 qPrintable(status.out));
+        QVERIFY(status.out.contains(QRegularExpression(QStringLiteral("\\nbad +[01] +preserved +nonzero_exit +4 "))));
+
+        auto again = cli({QStringLiteral("run"), file});  // everything preserved: nothing runs
+        QCOMPARE(again.code, 0);
+        QVERIFY(again.out.contains(QStringLiteral("PRESERVE good status=completed -> ")));
+        QVERIFY(!again.out.contains(QStringLiteral("START")));
+
+        auto json_status = cli({QStringLiteral("status"), file, QStringLiteral("--json")});
+        const json rows = json::parse(json_status.out.toStdString());
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0].at("state").get<std::string>(), std::string("preserved"));
+    }
+
+    void statusShowsOrphansAndJobsNotRun()
+    {
+        jbtest::FakeGpuMachine m;
+        const QString file = writeJobFile(m, {jbtest::workerJob("orphan", {}), jbtest::workerJob("fresh", {})});
+        fs::create_directories(m.root + "/runs/orphan/driver_2020_01_01_00_00_00");
+        auto status = cli({QStringLiteral("status"), file});
+        QCOMPARE(status.code, 1);
+        QVERIFY2(status.out.contains(QRegularExpression(QStringLiteral("\\norphan +any +orphaned "))), qPrintable(status.out));
+        QVERIFY(status.out.contains(QRegularExpression(QStringLiteral("\\nfresh +any +not_run +- "))));
+        auto run = cli({QStringLiteral("run"), file});
+        QCOMPARE(run.code, 1);  // the orphan needs an audit
+        QVERIFY2(run.out.contains(QStringLiteral("ORPHANED orphan: ")), qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("DONE fresh status=completed")));
+    }
+
+    void badInputIsExitTwo()
+    {
+        jbtest::FakeGpuMachine m;
+        jbtest::writeText(m.root + "/bad.json", R"({"output_root": "runs", "allowed_gpus": [0], "jobs": [{"name": "a", "argv": "x"}]})");
+        auto r = cli({QStringLiteral("run"), QString::fromStdString(m.root + "/bad.json")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("jobs[0].argv: expected an array of strings, found a string")), qPrintable(r.err));
+        QCOMPARE(cli({QStringLiteral("run")}).code, 2);
+        QCOMPARE(cli({QStringLiteral("launch"), QString::fromStdString(m.root + "/bad.json")}).code, 2);
+
+        // A GPU nvidia-smi does not list: refused before anything runs.
+        json job = jbtest::workerJob("a", {});
+        json f = jbtest::baseJobFile(m.root + "/runs");
+        f["allowed_gpus"] = {3};
+        f["nvml_library"] = "/nonexistent/libnvidia-ml.so.1";
+        f["jobs"] = json::array({job});
+        jbtest::writeText(m.root + "/gpu3.json", f.dump());
+        auto refused = cli({QStringLiteral("run"), QString::fromStdString(m.root + "/gpu3.json")});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains(QStringLiteral("cannot resolve physical GPU 3")), qPrintable(refused.err));
+        QVERIFY(!fs::exists(m.root + "/runs/a"));
+    }
+
+    void sigintCancelsAndRecords()
+    {
+        jbtest::FakeGpuMachine m;
+        const std::string pidfile = m.root + "/daemon.pid";
+        const QString file = writeJobFile(m, {jbtest::workerJob("long", {"--ignore-term", "--daemon", pidfile, "--sleep", "60"})});
+        QProcess p;
+        p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), {QStringLiteral("jobs"), QStringLiteral("run"), file});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY2_WITH_TIMEOUT(fs::exists(pidfile), qPrintable(QString::fromUtf8(p.readAllStandardError())), 10000);
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(15000));
+        QCOMPARE(p.exitCode(), 1);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(out.contains(QStringLiteral("DONE long status=cancelled")), qPrintable(out));
+        const auto d = jb::inspectJob(m.root + "/runs", "long");
+        QCOMPARE(d.state, jb::DiskState::Preserved);
+        QCOMPARE(d.manifest->status, jb::JobStatus::Cancelled);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliJobs)
+#include "tst_cli_jobs.moc"
