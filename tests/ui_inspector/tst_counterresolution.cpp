@@ -1,0 +1,182 @@
+// The coarse-counter rule: how many counter updates a busy window holds, from the counter's
+// cadence, the sampler's period or the busy bracket's advanced count, and when that is too few.
+#include "MakeRecord.h"
+#include "inspector/CounterResolution.h"
+
+#include <QtTest>
+
+using namespace jb;
+using Basis = WindowResolution::Basis;
+
+Q_DECLARE_METATYPE(Basis)
+
+class TestCounterResolution : public QObject {
+    Q_OBJECT
+private slots:
+    void rule_data()
+    {
+        QTest::addColumn<qint64>("window_ns");
+        QTest::addColumn<double>("cadence_ms");  // <0: none
+        QTest::addColumn<double>("period_s");    // <0: none
+        QTest::addColumn<int>("intervals");      // <0: no busy bracket
+        QTest::addColumn<int>("advanced");
+        QTest::addColumn<Basis>("basis");
+        QTest::addColumn<double>("updates");     // <0: none
+        QTest::addColumn<bool>("lowerBound");
+        QTest::addColumn<bool>("coarse");
+        QTest::addColumn<QString>("text");
+
+        const qint64 ms = 1'000'000;
+        QTest::newRow("rapl 1 ms cadence, read every 0.5 ms")
+            << 800 * ms << 1.0 << 0.0005 << 1599 << 799 << Basis::Cadence << 800.0 << false << false
+            << QStringLiteral("≈800 updates in the window (it changes every 1 ms)");
+        QTest::newRow("a declared cadence shorter than the period")
+            << 800 * ms << 1.0 << 0.1 << 7 << 7 << Basis::Cadence << 800.0 << false << false << QString();
+        QTest::newRow("cadence of 0.7 periods is still the sampler's")
+            << 800 * ms << 70.0 << 0.1 << 7 << 7 << Basis::SamplerBound << 8.0 << true << false << QString();
+        QTest::newRow("changed at every 100 ms read") << 800 * ms << 100.0 << 0.1 << 7 << 7 << Basis::SamplerBound << 8.0
+                                                      << true << false
+                                                      << QStringLiteral("at least 8 updates in the window (the counter "
+                                                                        "changed at every read, every 100 ms; it may "
+                                                                        "update faster)");
+        QTest::newRow("cadence 1.4 periods is still the sampler's")
+            << 800 * ms << 140.0 << 0.1 << 7 << 5 << Basis::SamplerBound << 8.0 << true << false << QString();
+        QTest::newRow("coarse 250 ms counter") << 800 * ms << 250.0 << 0.01 << 79 << 4 << Basis::Cadence << 3.2 << false
+                                               << true
+                                               << QStringLiteral("coarse counter: 3.2 updates in the window (it "
+                                                                 "changes every 250 ms)");
+        QTest::newRow("9.96 updates is coarse, shown as 9.9")
+            << 996 * ms << 100.0 << 0.01 << 99 << 10 << Basis::Cadence << 9.96 << false << true
+            << QStringLiteral("coarse counter: 9.9 updates in the window (it changes every 100 ms)");
+        QTest::newRow("exactly ten is enough") << 1000 * ms << 100.0 << 0.01 << 99 << 10 << Basis::Cadence << 10.0
+                                               << false << false
+                                               << QStringLiteral("≈10 updates in the window (it changes every 100 ms)");
+        QTest::newRow("no period known: cadence taken as is")
+            << 800 * ms << 100.0 << -1.0 << -1 << 0 << Basis::Cadence << 8.0 << false << true
+            << QStringLiteral("coarse counter: 8 updates in the window (it changes every 100 ms)");
+        QTest::newRow("advanced, coarse") << 800 * ms << -1.0 << 0.01 << 80 << 3 << Basis::Advanced << 3.0 << false
+                                          << true
+                                          << QStringLiteral("coarse counter: 3 updates in the window (3 of 80 "
+                                                            "sampling intervals advanced)");
+        QTest::newRow("advanced, fine enough") << 800 * ms << -1.0 << 0.01 << 80 << 40 << Basis::Advanced << 40.0
+                                               << false << false
+                                               << QStringLiteral("≈40 updates in the window (40 of 80 sampling "
+                                                                 "intervals advanced)");
+        QTest::newRow("one update") << 800 * ms << -1.0 << 0.01 << 80 << 1 << Basis::Advanced << 1.0 << false << true
+                                    << QStringLiteral("coarse counter: 1 update in the window (1 of 80 sampling "
+                                                      "intervals advanced)");
+        QTest::newRow("stuck counter") << 800 * ms << -1.0 << 0.01 << 80 << 0 << Basis::Advanced << 0.0 << false << true
+                                       << QStringLiteral("coarse counter: 0 updates in the window (0 of 80 sampling "
+                                                         "intervals advanced)");
+        QTest::newRow("every interval advanced: a lower bound, not coarse")
+            << 800 * ms << -1.0 << 0.1 << 7 << 7 << Basis::AllAdvanced << 7.0 << true << false
+            << QStringLiteral("at least 7 updates in the window (every sampling interval advanced)");
+        QTest::newRow("zero cadence is no cadence") << 800 * ms << 0.0 << 0.1 << 7 << 7 << Basis::AllAdvanced << 7.0
+                                                    << true << false << QString();
+        QTest::newRow("nothing known") << 800 * ms << -1.0 << 0.1 << -1 << 0 << Basis::Unknown << -1.0 << false << false
+                                       << QStringLiteral("counter cadence unknown: the record has no cadence and the "
+                                                         "window fewer than two samples");
+        QTest::newRow("no window") << qint64(0) << 1.0 << 0.1 << -1 << 0 << Basis::Unknown << -1.0 << false << false
+                                   << QStringLiteral("no busy window");
+    }
+    void rule()
+    {
+        QFETCH(qint64, window_ns);
+        QFETCH(double, cadence_ms);
+        QFETCH(double, period_s);
+        QFETCH(int, intervals);
+        QFETCH(int, advanced);
+        CounterCadence c;
+        if (cadence_ms >= 0)
+            c.update_cadence_ms = cadence_ms;
+        if (period_s >= 0)
+            c.period_s = period_s;
+        std::optional<Bracket> busy;
+        if (intervals >= 0) {
+            busy = Bracket{};
+            busy->intervals = intervals;
+            busy->advanced = advanced;
+        }
+        const WindowResolution w = windowResolution(window_ns, c, busy);
+        QTEST(w.basis, "basis");
+        QFETCH(double, updates);
+        if (updates < 0) {
+            QVERIFY(!w.updates);
+        } else {
+            QVERIFY(w.updates);
+            QVERIFY2(std::abs(*w.updates - updates) < 1e-9, qPrintable(QString::number(*w.updates)));
+        }
+        QTEST(w.lower_bound, "lowerBound");
+        QTEST(w.coarse, "coarse");
+        QFETCH(QString, text);
+        if (!text.isEmpty())
+            QCOMPARE(QString::fromStdString(w.text), text);
+        if (w.coarse)
+            QVERIFY(w.text.starts_with("coarse counter: "));
+    }
+
+    void cadenceSources()
+    {
+        Record r = jbtest::makeRecord({});
+        // counter_info first.
+        r.counter_info[0].second["update_cadence_ms"] = 7.5;
+        r.sampler[0].second.update_cadence_ms = 3.0;
+        CounterCadence c = cadenceOf(r, "rapl");
+        QCOMPARE(c.update_cadence_ms.value_or(-1), 7.5);
+        QCOMPARE(QString::fromStdString(c.cadence_source), QStringLiteral("counter_info"));
+        QCOMPARE(c.period_s.value_or(-1), 0.1);
+        // A null there: the sampler's figure.
+        r.counter_info[0].second["update_cadence_ms"] = nullptr;
+        c = cadenceOf(r, "rapl");
+        QCOMPARE(c.update_cadence_ms.value_or(-1), 3.0);
+        QCOMPARE(QString::fromStdString(c.cadence_source), QStringLiteral("sampler"));
+        // Neither, and no sampler period: the record's sample_s.
+        r.sampler.clear();
+        r.counter_info.clear();
+        r.sample_s = 0.25;
+        c = cadenceOf(r, "rapl");
+        QVERIFY(!c.update_cadence_ms);
+        QCOMPARE(c.period_s.value_or(-1), 0.25);
+        // Another counter's figures are not this one's.
+        Record other = jbtest::makeRecord({});
+        QVERIFY(!cadenceOf(other, "nvml:0").update_cadence_ms);
+    }
+
+    void madeRecords()
+    {
+        // A RAPL-like counter read every 10 ms: hundreds of updates per 0.8 s window.
+        jbtest::RunShape fine;
+        fine.period_ns = 10'000'000;
+        fine.cadence_ns = 1'000'000;
+        const Record rf = jbtest::makeRecord(fine);
+        for (std::size_t i = 0; i < rf.rounds.size(); ++i) {
+            const WindowResolution w = roundResolution(rf, i, "rapl");
+            QVERIFY2(!w.coarse, w.text.c_str());
+            QVERIFY2(w.basis == Basis::SamplerBound || w.basis == Basis::Cadence, w.text.c_str());
+        }
+        // A counter that changes every 250 ms, read every 10 ms: about 3 updates per window.
+        jbtest::RunShape coarse = fine;
+        coarse.cadence_ns = 250'000'000;
+        const Record rc = jbtest::makeRecord(coarse);
+        QVERIFY(rc.sampler[0].second.update_cadence_ms);
+        QVERIFY(std::abs(*rc.sampler[0].second.update_cadence_ms - 250.0) < 15.0);
+        for (std::size_t i = 0; i < rc.rounds.size(); ++i) {
+            const WindowResolution w = roundResolution(rc, i, "rapl");
+            QVERIFY2(w.coarse, w.text.c_str());
+            QVERIFY(w.updates && *w.updates > 2.5 && *w.updates < 4.0);
+        }
+        // Without a cadence the busy bracket's advanced count tells the same.
+        Record nocad = rc;
+        nocad.counter_info.clear();
+        nocad.sampler.clear();
+        for (std::size_t i = 0; i < nocad.rounds.size(); ++i) {
+            const WindowResolution w = roundResolution(nocad, i, "rapl");
+            QCOMPARE(w.basis, Basis::Advanced);
+            QVERIFY2(w.coarse, w.text.c_str());
+        }
+        QVERIFY(roundResolution(rc, 99, "rapl").basis == Basis::Unknown);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCounterResolution)
+#include "tst_counterresolution.moc"

@@ -1,0 +1,62 @@
+#pragma once
+// Is the energy counter fine enough for the busy windows? A counter that changes only every
+// 250 ms cannot resolve a 0.8 s window: three or four updates carry all of its energy, and a
+// round that comes out "unusable" is then a fact about the counter, not about the decoder.
+// The rule, as pure functions (no widgets), so the rounds can say "coarse counter: 3 updates
+// in the window" instead of only "unusable".
+//
+// The number of counter updates in a busy window is estimated, in this order, from:
+//  1. the counter's update cadence (counter_info.<spec>.update_cadence_ms, else the sampler's
+//     figure): window / cadence. The sampler measures the cadence as the median time between
+//     reads that saw the counter change, so a cadence near the sampling period (within a factor
+//     kSamplerBoundFactor either way) only says the counter changed at every read: it may
+//     update faster, and window / period is a lower bound.
+//  2. the busy bracket's `advanced` count where some intervals did not advance (the counter
+//     is slower than the sampler, so each advancing interval is about one update); where every
+//     interval advanced it is again only a lower bound.
+// Coarse: fewer than kCoarseUpdates updates (an estimate, never a lower bound).
+#include "record/Record.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace jb {
+
+inline constexpr double kCoarseUpdates = 10.0;
+// A cadence within this factor of the sampling period (either way) is the sampler's.
+inline constexpr double kSamplerBoundFactor = 1.5;
+
+// What a record says about one counter's update cadence and sampling period.
+struct CounterCadence {
+    std::optional<double> update_cadence_ms;
+    std::string cadence_source;        // "counter_info", "sampler" or empty
+    std::optional<double> period_s;    // the sampler's period, else the record's sample_s
+};
+CounterCadence cadenceOf(const Record& r, const std::string& spec);
+
+struct WindowResolution {
+    enum class Basis {
+        Cadence,       // window / update cadence
+        SamplerBound,  // the counter changed at every read: at least window / period
+        Advanced,      // busy intervals that advanced
+        AllAdvanced,   // every busy interval advanced: at least that many
+        Unknown,       // neither a cadence nor a busy bracket
+    };
+    Basis basis = Basis::Unknown;
+    std::optional<double> updates;  // estimated counter updates in the window
+    bool lower_bound = false;       // updates is "at least"
+    bool coarse = false;
+    std::string text;  // for people: "coarse counter: 3 updates in the window", ...
+};
+
+// window_ns: the round's busy window; busy: its busy bracket (null where it had < 2 intervals).
+WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& cadence,
+                                  const std::optional<Bracket>& busy);
+// The round's resolution on counter `spec` (uses the round's window_ns and busy bracket).
+WindowResolution roundResolution(const Record& r, std::size_t round, const std::string& spec);
+
+// The rule in words, for tooltips and docs.
+std::string resolutionRuleText();
+
+}  // namespace jb
