@@ -34,6 +34,7 @@ struct JobQueue::Running {
     std::atomic<bool> cancel{false};
     std::thread thread;
     std::set<std::string> overlapped;  // jobs that ran at the same time
+    std::optional<JobOutcome> outcome;  // set by the worker before it ends
 };
 
 namespace {
@@ -86,9 +87,14 @@ JobQueue::~JobQueue()
         r->cancel.store(true);
     if (prep_.joinable())
         prep_.join();
-    for (auto& [i, r] : running_)
+    // Jobs ended by the destruction (a window closed mid-run) still get their manifests, so
+    // their folders are not left as orphans; no signal goes out from a destructor.
+    for (auto& [i, r] : running_) {
         if (r->thread.joinable())
             r->thread.join();
+        if (r->outcome)
+            writeManifest(manifestFor(i, *r), r->launch.run_dir);
+    }
 }
 
 void JobQueue::driverLine(const QString& name, const QString& line)
@@ -278,23 +284,15 @@ void JobQueue::startJob(std::size_t index, int gpu)
     running_[index] = std::move(r);
     raw->thread = std::thread([this, raw, index, executor, name, started, progress, line] {
         Forwarder fwd(this, name, started, progress, line);
-        JobOutcome outcome = executor->run(raw->launch, fwd, raw->cancel);
-        QMetaObject::invokeMethod(this, [this, index, outcome] { jobDone(index, outcome); }, Qt::QueuedConnection);
+        raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
+        QMetaObject::invokeMethod(this, [this, index] { jobDone(index); }, Qt::QueuedConnection);
     });
 }
 
-void JobQueue::jobDone(std::size_t index, const JobOutcome& o)
+JobManifest JobQueue::manifestFor(std::size_t index, const Running& r) const
 {
-    auto it = running_.find(index);
-    if (it == running_.end())
-        return;
-    std::unique_ptr<Running> r = std::move(it->second);
-    running_.erase(it);
-    if (r->thread.joinable())
-        r->thread.join();
-    busy_gpus_.erase(r->gpu);
     const JobSpec& job = file_.jobs[index];
-
+    const JobOutcome& o = *r.outcome;
     JobManifest m;
     m.job = job.toJson();
     m.source = source_;
@@ -305,11 +303,11 @@ void JobQueue::jobDone(std::size_t index, const JobOutcome& o)
     m.driver_wall_seconds = o.wall_seconds;
     m.started_unix_time = o.started_unix_time;
     m.completed_unix_time = o.completed_unix_time;
-    m.hardware.physical_index = r->launch.gpu.physical_index;
-    m.hardware.uuid = r->launch.gpu.uuid;
-    m.hardware.name = r->launch.gpu.name;
-    m.hardware.total_memory_mib = r->launch.gpu.total_memory_mib;
-    m.hardware.gpu_report_source = r->launch.gpu.source;
+    m.hardware.physical_index = r.launch.gpu.physical_index;
+    m.hardware.uuid = r.launch.gpu.uuid;
+    m.hardware.name = r.launch.gpu.name;
+    m.hardware.total_memory_mib = r.launch.gpu.total_memory_mib;
+    m.hardware.gpu_report_source = r.launch.gpu.source;
     m.hardware.peak_process_gpu_memory_mib = o.peak_memory_mib;
     m.hardware.memory_sampling_period_seconds = file_.memory_sampling_period_seconds;
     m.hardware.memory_source = o.memory_source;
@@ -320,17 +318,36 @@ void JobQueue::jobDone(std::size_t index, const JobOutcome& o)
     m.work = job.work;
     m.energy = o.energy;
     m.logs = o.logs;
-    m.run_directory = r->launch.run_dir;
-    m.cuda_visible_devices = r->launch.env.at("CUDA_VISIBLE_DEVICES").value_or("");
-    m.argv_run = r->launch.argv;
-    m.concurrent_jobs.assign(r->overlapped.begin(), r->overlapped.end());
+    m.run_directory = r.launch.run_dir;
+    m.cuda_visible_devices = r.launch.env.at("CUDA_VISIBLE_DEVICES").value_or("");
+    m.argv_run = r.launch.argv;
+    m.concurrent_jobs.assign(r.overlapped.begin(), r.overlapped.end());
     m.termination = o.termination;
     m.notes = o.notes;
     m.joulebench_version = std::string(kToolVersion);
+    return m;
+}
 
+Status JobQueue::writeManifest(const JobManifest& m, const std::string& run_dir)
+{
+    return writeJsonAtomic(run_dir + "/" + kManifestName, m.toJson());
+}
+
+void JobQueue::jobDone(std::size_t index)
+{
+    auto it = running_.find(index);
+    if (it == running_.end())
+        return;
+    std::unique_ptr<Running> r = std::move(it->second);
+    running_.erase(it);
+    if (r->thread.joinable())
+        r->thread.join();
+    busy_gpus_.erase(r->gpu);
+    const JobSpec& job = file_.jobs[index];
+    const JobManifest m = manifestFor(index, *r);
     const std::string path = r->launch.run_dir + "/" + kManifestName;
     const QString name = q(job.name);
-    if (auto st = writeJsonAtomic(path, m.toJson()); !st) {
+    if (auto st = writeManifest(m, r->launch.run_dir); !st) {
         // The run happened but cannot be recorded: say so loudly; the folder is an orphan now.
         ++summary_.failed;
         driverLine(name, q(st.error()));

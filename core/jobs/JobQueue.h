@@ -85,7 +85,9 @@ private:
                   const std::map<int, GpuInfo>& gpus);
     void schedule();
     void startJob(std::size_t index, int gpu);
-    void jobDone(std::size_t index, const JobOutcome& outcome);
+    void jobDone(std::size_t index);
+    JobManifest manifestFor(std::size_t index, const Running& r) const;
+    static Status writeManifest(const JobManifest& m, const std::string& run_dir);
     void finishIfDone();
     void driverLine(const QString& name, const QString& line);
 

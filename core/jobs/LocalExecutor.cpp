@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -33,6 +34,13 @@ void sleepNs(std::int64_t ns)
 {
     if (ns > 0)
         std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+}
+
+std::string seconds(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
 }
 
 int exitCodeOf(int status)
@@ -124,7 +132,9 @@ SessionEnding endSession(const std::string& proc_root, std::int64_t leader, bool
     };
     std::set<std::int64_t> signalled;
     auto signalAll = [&](const std::set<std::int64_t>& pids, int sig) {
-        ::kill(-pid_t(sid), sig);  // the process group; ESRCH once it is empty
+        // The process group too, while the unreaped leader keeps its id from being reused.
+        if (!leader_reaped)
+            ::kill(-pid_t(sid), sig);
         for (std::int64_t p : pids) {
             ::kill(pid_t(p), sig);
             signalled.insert(p);
@@ -263,8 +273,8 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
         if (cancel.load() || now - t1 > timeout_ns) {
             cancelled = cancel.load();
             timed_out = !cancelled;
-            observer.logLine("driver", cancelled ? "cancelled: ending the job's session"
-                                                 : "timeout after " + std::to_string(launch.timeout_seconds) +
+            observer.logLine("driver", cancelled ? std::string("cancelled: ending the job's session")
+                                                 : "timeout after " + seconds(launch.timeout_seconds) +
                                                        " s: ending the job's session");
             ending = endSession(options_.proc_root, *pid, reaped, status, marker, launch.grace_seconds);
             break;

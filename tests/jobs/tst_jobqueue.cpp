@@ -429,6 +429,26 @@ private Q_SLOTS:
         QCOMPARE(s.summary.failed, 1);
     }
 
+    void destroyedMidRunStillRecords()
+    {
+        Machine m;
+        json f = jbtest::baseJobFile(m.output_root);
+        f["jobs"].push_back(jbtest::workerJob("long", {"--sleep", "60"}));
+        std::int64_t pid = 0;
+        {
+            Story s;
+            jb::JobQueue q(parse(f), std::make_shared<jb::LocalExecutor>(m.options));
+            connectStory(q, s);
+            q.start();
+            QTRY_VERIFY_WITH_TIMEOUT(!s.started.empty(), 10000);
+            pid = s.started_pid.at("long");
+        }  // a window closed mid-run
+        QVERIFY(sessionGone(pid));
+        const auto d = jb::inspectJob(m.output_root, "long");
+        QCOMPARE(d.state, jb::DiskState::Preserved);
+        QCOMPARE(d.manifest->status, jb::JobStatus::Cancelled);
+    }
+
     void dryRunTouchesNothing()
     {
         Machine m;
