@@ -29,12 +29,16 @@ Result<int> parseSpec(const std::string& spec)
 
 class NvmlCounter final : public EnergyCounter {
 public:
-    NvmlCounter(std::string spec, std::shared_ptr<NvmlLibrary> lib, void* device, int index,
-                std::string name, std::string uuid, std::uint64_t start_mj)
-        : spec_(std::move(spec)), lib_(std::move(lib)), device_(device), index_(index),
-          name_(std::move(name)), uuid_(std::move(uuid)), start_mj_(start_mj)
-    {
-    }
+    NvmlCounter(std::string spec, std::shared_ptr<NvmlLibrary> lib, void* device, int index, std::string name,
+                std::string uuid, std::uint64_t start_mj)
+        : spec_(std::move(spec)),
+          lib_(std::move(lib)),
+          device_(device),
+          index_(index),
+          name_(std::move(name)),
+          uuid_(std::move(uuid)),
+          start_mj_(start_mj)
+    {}
 
     std::string spec() const override { return spec_; }
 
@@ -127,8 +131,8 @@ Result<std::unique_ptr<EnergyCounter>> openNvmlCounter(const std::string& spec, 
         return Error{spec + ": " + start.error()};
     auto name = (*lib)->name(*dev);
     auto uuid = (*lib)->uuid(*dev);
-    return std::unique_ptr<EnergyCounter>(new NvmlCounter(spec, *lib, *dev, *index, name ? *name : "",
-                                                          uuid ? *uuid : "", *start));
+    return std::unique_ptr<EnergyCounter>(
+        new NvmlCounter(spec, *lib, *dev, *index, name ? *name : "", uuid ? *uuid : "", *start));
 }
 
 }  // namespace jb

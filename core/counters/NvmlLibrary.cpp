@@ -199,7 +199,8 @@ Result<std::uint64_t> NvmlLibrary::totalMemoryBytes(void* device) const
 Result<std::uint64_t> NvmlLibrary::totalEnergyMj(void* device) const
 {
     if (!api_->getTotalEnergy)
-        return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetTotalEnergyConsumption (driver too old)"};
+        return Error{"NVML library '" + path_ +
+                     "' lacks nvmlDeviceGetTotalEnergyConsumption (driver too old)"};
     unsigned long long mj = 0;
     const nvmlReturn_t rc = api_->getTotalEnergy(device, &mj);
     if (rc != kSuccess) {
@@ -226,9 +227,9 @@ Result<std::vector<NvmlProcess>> NvmlLibrary::computeProcesses(void* device) con
 {
     if (api_->process_api == 0)
         return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetComputeRunningProcesses"};
-    const char* call = api_->process_api == 3   ? "nvmlDeviceGetComputeRunningProcesses_v3"
-                       : api_->process_api == 2 ? "nvmlDeviceGetComputeRunningProcesses_v2"
-                                                : "nvmlDeviceGetComputeRunningProcesses";
+    const char* call = api_->process_api == 3 ? "nvmlDeviceGetComputeRunningProcesses_v3"
+        : api_->process_api == 2              ? "nvmlDeviceGetComputeRunningProcesses_v2"
+                                              : "nvmlDeviceGetComputeRunningProcesses";
     // The list may grow between the size query and the read: retry with room to spare.
     unsigned int capacity = 64;
     for (int attempt = 0; attempt < 5; ++attempt) {

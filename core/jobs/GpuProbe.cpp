@@ -48,7 +48,8 @@ void forLines(std::string_view text, F&& f)
     std::size_t at = 0, n = 0;
     while (at < text.size()) {
         const std::size_t end = text.find('\n', at);
-        std::string_view line = trim(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+        std::string_view line = trim(
+            text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
         ++n;
         if (!line.empty())
             f(line, n);
@@ -77,8 +78,8 @@ Result<std::vector<GpuInfo>> parseQueryGpu(std::string_view csv)
         g.source = "nvidia-smi";
         // A name holding a comma would split in two: index and uuid come first, memory last.
         if (f.size() < 4 || !toNumber(f[0], g.physical_index) || !toNumber(f.back(), g.total_memory_mib)) {
-            error = "nvidia-smi --query-gpu line " + std::to_string(n) + ": expected 'index, uuid, name, memory.total', got '" +
-                    std::string(line) + "'";
+            error = "nvidia-smi --query-gpu line " + std::to_string(n) +
+                ": expected 'index, uuid, name, memory.total', got '" + std::string(line) + "'";
             return;
         }
         g.uuid = std::string(f[1]);
@@ -102,7 +103,7 @@ Result<std::vector<GpuAppMemory>> parseQueryComputeApps(std::string_view csv)
         GpuAppMemory a;
         if (f.size() != 3 || !toNumber(f[0], a.pid)) {
             error = "nvidia-smi --query-compute-apps line " + std::to_string(n) +
-                    ": expected 'pid, gpu_uuid, used_memory', got '" + std::string(line) + "'";
+                ": expected 'pid, gpu_uuid, used_memory', got '" + std::string(line) + "'";
             return;
         }
         a.gpu_uuid = std::string(f[1]);
@@ -158,13 +159,15 @@ Result<GpuInfo> GpuProbe::physicalGpu(int index)
         } else
             nvml_why = dev.error();
     }
-    auto smi = runCapture({nvidia_smi_, "--query-gpu=index,uuid,name,memory.total", "--format=csv,noheader,nounits"},
-                          "", kSmiTimeoutMs);
+    auto smi = runCapture(
+        {nvidia_smi_, "--query-gpu=index,uuid,name,memory.total", "--format=csv,noheader,nounits"}, "",
+        kSmiTimeoutMs);
     std::string smi_why;
     if (!smi)
         smi_why = smi.error();
     else if (smi->exit_code != 0)
-        smi_why = nvidia_smi_ + " ended with " + describeWaitStatus(smi->exit_code) + ": " + smi->err.substr(0, 300);
+        smi_why = nvidia_smi_ + " ended with " + describeWaitStatus(smi->exit_code) + ": " +
+            smi->err.substr(0, 300);
     else if (auto rows = parseQueryGpu(smi->out); !rows)
         smi_why = rows.error();
     else {
@@ -175,7 +178,7 @@ Result<GpuInfo> GpuProbe::physicalGpu(int index)
         if (matches.size() == 1)
             return matches.front();
         smi_why = nvidia_smi_ + " lists " + std::to_string(matches.size()) + " GPU(s) with index " +
-                  std::to_string(index) + " among " + std::to_string(rows->size());
+            std::to_string(index) + " among " + std::to_string(rows->size());
     }
     return Error{"cannot resolve physical GPU " + std::to_string(index) + ": NVML: " + nvml_why +
                  "; nvidia-smi: " + smi_why};
@@ -198,12 +201,14 @@ Result<GpuMemoryReading> GpuProbe::processMemory(const GpuInfo& gpu, const std::
         }
         // Fall through to nvidia-smi, which may still answer.
     }
-    auto smi = runCapture({nvidia_smi_, "--query-compute-apps=pid,gpu_uuid,used_memory", "--format=csv,noheader,nounits"},
-                          "", kSmiTimeoutMs);
+    auto smi = runCapture(
+        {nvidia_smi_, "--query-compute-apps=pid,gpu_uuid,used_memory", "--format=csv,noheader,nounits"}, "",
+        kSmiTimeoutMs);
     if (!smi)
         return Error{smi.error()};
     if (smi->exit_code != 0)
-        return Error{nvidia_smi_ + " ended with " + describeWaitStatus(smi->exit_code) + ": " + smi->err.substr(0, 300)};
+        return Error{nvidia_smi_ + " ended with " + describeWaitStatus(smi->exit_code) + ": " +
+                     smi->err.substr(0, 300)};
     auto rows = parseQueryComputeApps(smi->out);
     if (!rows)
         return Error{rows.error()};

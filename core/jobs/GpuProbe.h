@@ -42,9 +42,9 @@ Result<std::vector<GpuAppMemory>> parseQueryComputeApps(std::string_view csv);
 
 // One reading of the job's processes on one GPU.
 struct GpuMemoryReading {
-    std::int64_t total_mib = 0;           // summed over the job's processes on that GPU
+    std::int64_t total_mib = 0;  // summed over the job's processes on that GPU
     std::map<std::int64_t, std::int64_t> per_pid_mib;
-    std::string source;                   // "nvml" or "nvidia-smi"
+    std::string source;  // "nvml" or "nvidia-smi"
 };
 
 class GpuProbe {

@@ -49,7 +49,8 @@ public:
     virtual ~JobObserver() = default;
     virtual void started(std::int64_t pid) = 0;
     virtual void progress(const JobProgress& p) = 0;
-    virtual void logLine(const std::string& stream, const std::string& line) = 0;  // "stdout"/"stderr"/"driver"
+    virtual void logLine(const std::string& stream,
+                         const std::string& line) = 0;  // "stdout"/"stderr"/"driver"
 };
 
 // What happened, for the manifest.
@@ -57,7 +58,7 @@ struct JobOutcome {
     JobStatus status = JobStatus::FailedToStart;
     std::optional<int> return_code;  // -N where signal N ended it
     std::int64_t pid = 0;
-    double wall_seconds = 0;         // spawn to exit (the reference's driver_wall_seconds)
+    double wall_seconds = 0;  // spawn to exit (the reference's driver_wall_seconds)
     double started_unix_time = 0;
     double completed_unix_time = 0;
     std::optional<std::string> result;
@@ -81,7 +82,8 @@ public:
     virtual Result<GpuInfo> probeGpu(int index) = 0;
     // Runs the job to its end; blocking, called on a worker thread, several at once for
     // different GPUs. cancel becomes true when the queue is stopped.
-    virtual JobOutcome run(const JobLaunch& launch, JobObserver& observer, const std::atomic<bool>& cancel) = 0;
+    virtual JobOutcome run(const JobLaunch& launch, JobObserver& observer,
+                           const std::atomic<bool>& cancel) = 0;
 };
 
 }  // namespace jb

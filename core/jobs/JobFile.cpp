@@ -40,7 +40,7 @@ bool validName(const std::string& n)
         return false;
     return std::all_of(n.begin(), n.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-               c == '_' || c == '-';
+            c == '_' || c == '-';
     });
 }
 
@@ -85,8 +85,9 @@ void readFields(JsonRead& r, const nlohmann::json& o, const std::string& path, J
             if (auto i = r.integer(*v, JsonRead::key(path, "gpu"), 0); i && *i < 1'000'000)
                 f.gpu = int(*i);
         } else
-            r.fail(JsonRead::key(path, "gpu"), "expected a GPU index (an integer >= 0) or \"any\", found " +
-                                                   (v->is_string() ? v->dump() : JsonRead::typeName(*v)));
+            r.fail(JsonRead::key(path, "gpu"),
+                   "expected a GPU index (an integer >= 0) or \"any\", found " +
+                       (v->is_string() ? v->dump() : JsonRead::typeName(*v)));
     }
     if (auto* v = JsonRead::member(o, "result_glob"))
         f.result_glob = r.string(*v, JsonRead::key(path, "result_glob"), true);
@@ -118,7 +119,8 @@ std::string gpuText(const std::optional<int>& gpu)
     return gpu ? std::to_string(*gpu) : "any";
 }
 
-std::string fillPlaceholders(const std::string& s, const std::string& run_dir, const std::string& name, int gpu)
+std::string fillPlaceholders(const std::string& s, const std::string& run_dir, const std::string& name,
+                             int gpu)
 {
     std::string out;
     out.reserve(s.size());
@@ -131,14 +133,16 @@ std::string fillPlaceholders(const std::string& s, const std::string& run_dir, c
             i += n;
             return true;
         };
-        if (s[i] == '{' && (take("{run_dir}", run_dir) || take("{name}", name) || take("{gpu}", std::to_string(gpu))))
+        if (s[i] == '{' &&
+            (take("{run_dir}", run_dir) || take("{name}", name) || take("{gpu}", std::to_string(gpu))))
             continue;
         out += s[i++];
     }
     return out;
 }
 
-Result<JobFile> parseJobFileText(const std::string& text, const std::string& base_dir, const std::string& origin)
+Result<JobFile> parseJobFileText(const std::string& text, const std::string& base_dir,
+                                 const std::string& origin)
 {
     nlohmann::json root;
     try {
@@ -150,8 +154,9 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
     JobFile f;
     if (!r.object(root, ""))
         return Error{r.error()};
-    r.onlyKeys(root, "", {"version", "output_root", "allowed_gpus", "provenance", "energy",
-                          "memory_sampling_period_seconds", "nvml_library", "nvidia_smi", "defaults", "jobs"});
+    r.onlyKeys(root, "",
+               {"version", "output_root", "allowed_gpus", "provenance", "energy",
+                "memory_sampling_period_seconds", "nvml_library", "nvidia_smi", "defaults", "jobs"});
     if (auto* v = JsonRead::member(root, "version"); v && r.integer(*v, "version", 1) != 1)
         r.fail("version", "this JouleBench reads job files of version 1");
 
@@ -163,13 +168,16 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
 
     if (auto* v = JsonRead::member(root, "allowed_gpus")) {
         if (!v->is_array() || v->empty())
-            r.fail("allowed_gpus", "expected a non-empty array of GPU indices (as nvidia-smi numbers them), found " +
-                                       (v->is_array() ? std::string("an empty array") : JsonRead::typeName(*v)));
+            r.fail("allowed_gpus",
+                   "expected a non-empty array of GPU indices (as nvidia-smi numbers them), found " +
+                       (v->is_array() ? std::string("an empty array") : JsonRead::typeName(*v)));
         else
             for (std::size_t i = 0; i < v->size(); ++i)
                 if (auto g = r.integer((*v)[i], JsonRead::index("allowed_gpus", i), 0)) {
-                    if (std::find(f.allowed_gpus.begin(), f.allowed_gpus.end(), int(*g)) != f.allowed_gpus.end())
-                        r.fail(JsonRead::index("allowed_gpus", i), "GPU " + std::to_string(*g) + " is listed twice");
+                    if (std::find(f.allowed_gpus.begin(), f.allowed_gpus.end(), int(*g)) !=
+                        f.allowed_gpus.end())
+                        r.fail(JsonRead::index("allowed_gpus", i),
+                               "GPU " + std::to_string(*g) + " is listed twice");
                     f.allowed_gpus.push_back(int(*g));
                 }
     } else
@@ -232,7 +240,8 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
 
     JobFields defaults;
     if (auto* v = JsonRead::member(root, "defaults"); v && r.object(*v, "defaults")) {
-        r.onlyKeys(*v, "defaults", {"argv", "cwd", "env", "timeout_seconds", "grace_seconds", "gpu", "result_glob", "work"});
+        r.onlyKeys(*v, "defaults",
+                   {"argv", "cwd", "env", "timeout_seconds", "grace_seconds", "gpu", "result_glob", "work"});
         readFields(r, *v, "defaults", defaults);
     }
 
@@ -240,15 +249,18 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
     if (!jobs)
         r.fail("jobs", "missing; expected an array of jobs");
     else if (!jobs->is_array() || jobs->empty())
-        r.fail("jobs", "expected a non-empty array of jobs, found " +
-                           (jobs->is_array() ? std::string("an empty array") : JsonRead::typeName(*jobs)));
+        r.fail("jobs",
+               "expected a non-empty array of jobs, found " +
+                   (jobs->is_array() ? std::string("an empty array") : JsonRead::typeName(*jobs)));
     std::set<std::string> names;
     for (std::size_t i = 0; r.ok() && jobs && jobs->is_array() && i < jobs->size(); ++i) {
         const std::string path = JsonRead::index("jobs", i);
         const nlohmann::json& o = (*jobs)[i];
         if (!r.object(o, path))
             break;
-        r.onlyKeys(o, path, {"name", "argv", "cwd", "env", "timeout_seconds", "grace_seconds", "gpu", "result_glob", "work"});
+        r.onlyKeys(
+            o, path,
+            {"name", "argv", "cwd", "env", "timeout_seconds", "grace_seconds", "gpu", "result_glob", "work"});
         JobFields own;
         readFields(r, o, path, own);
         JobSpec job;
@@ -257,12 +269,14 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
                 job.name = *s;
                 if (!validName(job.name))
                     r.fail(JsonRead::key(path, "name"),
-                           "\"" + job.name + "\" cannot name a folder; use letters, digits, '.', '_' and '-'");
+                           "\"" + job.name +
+                               "\" cannot name a folder; use letters, digits, '.', '_' and '-'");
                 else if (!names.insert(job.name).second)
                     r.fail(JsonRead::key(path, "name"), "\"" + job.name + "\" names an earlier job too");
             }
         } else
-            r.fail(JsonRead::key(path, "name"), "missing; expected the job's name (its folder under output_root)");
+            r.fail(JsonRead::key(path, "name"),
+                   "missing; expected the job's name (its folder under output_root)");
         if (!r.ok())
             break;
         if (own.argv)
@@ -279,13 +293,15 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
         if (own.timeout_seconds || defaults.timeout_seconds)
             job.timeout_seconds = own.timeout_seconds ? *own.timeout_seconds : *defaults.timeout_seconds;
         else
-            r.fail(JsonRead::key(path, "timeout_seconds"), "missing (here or in defaults); expected seconds > 0");
+            r.fail(JsonRead::key(path, "timeout_seconds"),
+                   "missing (here or in defaults); expected seconds > 0");
         if (own.grace_seconds || defaults.grace_seconds)
             job.grace_seconds = own.grace_seconds ? *own.grace_seconds : *defaults.grace_seconds;
         if (own.gpu_set || defaults.gpu_set)
             job.gpu = own.gpu_set ? own.gpu : defaults.gpu;
         else
-            r.fail(JsonRead::key(path, "gpu"), "missing (here or in defaults); expected a GPU index or \"any\"");
+            r.fail(JsonRead::key(path, "gpu"),
+                   "missing (here or in defaults); expected a GPU index or \"any\"");
         if (r.ok() && job.gpu &&
             std::find(f.allowed_gpus.begin(), f.allowed_gpus.end(), *job.gpu) == f.allowed_gpus.end()) {
             std::string list;

@@ -16,10 +16,10 @@ namespace jb {
 
 // What the source report records before any job runs.
 struct ProvenanceSettings {
-    std::string source;                 // folder, absolute; empty: no source report
-    bool require_clean = true;          // refuse to run with uncommitted changes to tracked files
-    std::vector<std::string> files;     // hashed (sha256); relative to `source`
-    std::vector<std::string> trees;     // hashed as hash_tree (sorted relative paths + bytes)
+    std::string source;                            // folder, absolute; empty: no source report
+    bool require_clean = true;                     // refuse to run with uncommitted changes to tracked files
+    std::vector<std::string> files;                // hashed (sha256); relative to `source`
+    std::vector<std::string> trees;                // hashed as hash_tree (sorted relative paths + bytes)
     std::vector<std::string> environment_command;  // argv; its stdout is hashed (pip freeze)
 };
 
@@ -31,15 +31,15 @@ struct EnergySettings {
 };
 
 struct JobSpec {
-    std::string name;                  // folder name under output_root: [A-Za-z0-9._-]+
-    std::vector<std::string> argv;     // placeholders {run_dir} {name} {gpu} are filled at launch
-    std::string cwd;                   // absolute (may hold placeholders)
+    std::string name;               // folder name under output_root: [A-Za-z0-9._-]+
+    std::vector<std::string> argv;  // placeholders {run_dir} {name} {gpu} are filled at launch
+    std::string cwd;                // absolute (may hold placeholders)
     // Added to (or, with null, removed from) the driver's environment.
     std::map<std::string, std::optional<std::string>> env;
     double timeout_seconds = 0;
-    double grace_seconds = 10;         // SIGTERM, then SIGKILL this much later
-    std::optional<int> gpu;            // physical index; none: any allowed GPU
-    std::string result_glob;           // relative to the run folder unless absolute; empty: none
+    double grace_seconds = 10;  // SIGTERM, then SIGKILL this much later
+    std::optional<int> gpu;     // physical index; none: any allowed GPU
+    std::string result_glob;    // relative to the run folder unless absolute; empty: none
     nlohmann::json work = nlohmann::json::object();  // copied into the manifest as is
 
     // The job's fields as the manifest carries them at its top level (as the reference's **job).
@@ -47,14 +47,14 @@ struct JobSpec {
 };
 
 struct JobFile {
-    std::string path;                  // the file read (absolute), empty when parsed from text
-    std::string output_root;           // absolute
+    std::string path;         // the file read (absolute), empty when parsed from text
+    std::string output_root;  // absolute
     std::vector<int> allowed_gpus;
     ProvenanceSettings provenance;
     EnergySettings energy;
     double memory_sampling_period_seconds = 1.0;
-    std::string nvml_library;          // empty: the default (libnvidia-ml.so.1)
-    std::string nvidia_smi;            // empty: nvidia-smi on PATH
+    std::string nvml_library;  // empty: the default (libnvidia-ml.so.1)
+    std::string nvidia_smi;    // empty: nvidia-smi on PATH
     std::vector<JobSpec> jobs;
 };
 

@@ -33,7 +33,7 @@ struct JobQueue::Running {
     int gpu = -1;
     std::atomic<bool> cancel{false};
     std::thread thread;
-    std::set<std::string> overlapped;  // jobs that ran at the same time
+    std::set<std::string> overlapped;   // jobs that ran at the same time
     std::optional<JobOutcome> outcome;  // set by the worker before it ends
 };
 
@@ -45,22 +45,27 @@ public:
     Forwarder(JobQueue* queue, QString name, std::function<void(const QString&, qint64)> started,
               std::function<void(const QString&, const JobProgress&)> progress,
               std::function<void(const QString&, const QString&, const QString&)> line)
-        : queue_(queue), name_(std::move(name)), started_(std::move(started)), progress_(std::move(progress)),
+        : queue_(queue),
+          name_(std::move(name)),
+          started_(std::move(started)),
+          progress_(std::move(progress)),
           line_(std::move(line))
-    {
-    }
+    {}
     void started(std::int64_t pid) override
     {
-        QMetaObject::invokeMethod(queue_, [f = started_, n = name_, pid] { f(n, qint64(pid)); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            queue_, [f = started_, n = name_, pid] { f(n, qint64(pid)); }, Qt::QueuedConnection);
     }
     void progress(const JobProgress& p) override
     {
-        QMetaObject::invokeMethod(queue_, [f = progress_, n = name_, p] { f(n, p); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            queue_, [f = progress_, n = name_, p] { f(n, p); }, Qt::QueuedConnection);
     }
     void logLine(const std::string& stream, const std::string& line) override
     {
-        QMetaObject::invokeMethod(queue_, [f = line_, n = name_, s = q(stream), l = QString::fromUtf8(line)] { f(n, s, l); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            queue_, [f = line_, n = name_, s = q(stream), l = QString::fromUtf8(line)] { f(n, s, l); },
+            Qt::QueuedConnection);
     }
 
 private:
@@ -108,7 +113,8 @@ void JobQueue::start()
         return;
     started_ = true;
     // Every signal comes from the event loop, never from inside start().
-    QMetaObject::invokeMethod(this, [this] { begin(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { begin(); }, Qt::QueuedConnection);
 }
 
 void JobQueue::begin()
@@ -182,7 +188,8 @@ void JobQueue::begin()
         }
         nlohmann::json src = source ? *source : nlohmann::json();
         QMetaObject::invokeMethod(
-            this, [this, problem, src, gpus] { prepared(problem.empty(), problem, src, gpus); }, Qt::QueuedConnection);
+            this, [this, problem, src, gpus] { prepared(problem.empty(), problem, src, gpus); },
+            Qt::QueuedConnection);
     });
 }
 
@@ -276,16 +283,20 @@ void JobQueue::startJob(std::size_t index, int gpu)
 
     Running* raw = r.get();
     std::shared_ptr<JobExecutor> executor = executor_;
-    auto started = [this, gpu, dir = q(*run_dir)](const QString& n, qint64 pid) { Q_EMIT jobStarted(n, gpu, dir, pid); };
+    auto started = [this, gpu, dir = q(*run_dir)](const QString& n, qint64 pid) {
+        Q_EMIT jobStarted(n, gpu, dir, pid);
+    };
     auto progress = [this](const QString& n, const JobProgress& p) {
-        Q_EMIT jobProgress(n, p.elapsed_seconds, qint64(p.peak_memory_mib), p.power_w ? *p.power_w : std::nan(""));
+        Q_EMIT jobProgress(n, p.elapsed_seconds, qint64(p.peak_memory_mib),
+                           p.power_w ? *p.power_w : std::nan(""));
     };
     auto line = [this](const QString& n, const QString& s, const QString& l) { Q_EMIT logLine(n, s, l); };
     running_[index] = std::move(r);
     raw->thread = std::thread([this, raw, index, executor, name, started, progress, line] {
         Forwarder fwd(this, name, started, progress, line);
         raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
-        QMetaObject::invokeMethod(this, [this, index] { jobDone(index); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, index] { jobDone(index); }, Qt::QueuedConnection);
     });
 }
 
@@ -371,9 +382,10 @@ void JobQueue::cancel()
     summary_.cancelled = true;
     for (auto& [i, r] : running_)
         r->cancel.store(true);
-    driverLine(QString(), QStringLiteral("cancelled: ending %1 running job(s), %2 not started")
-                              .arg(running_.size())
-                              .arg(pending_.size()));
+    driverLine(QString(),
+               QStringLiteral("cancelled: ending %1 running job(s), %2 not started")
+                   .arg(running_.size())
+                   .arg(pending_.size()));
     // The preparation, if still going, reports back and finds the queue cancelled.
     if (ready_)
         finishIfDone();

@@ -34,12 +34,12 @@ struct QueueSummary {
     int not_started = 0;        // left pending by a cancel or a refusal
     bool dry_run = false;
     bool cancelled = false;
-    bool refused = false;       // nothing ran: dirty source, GPU not found ...
+    bool refused = false;  // nothing ran: dirty source, GPU not found ...
     std::string refusal;
     bool allOk() const
     {
-        return !refused && !cancelled && failed == 0 && orphaned == 0 && running_elsewhere == 0 && conflicts == 0 &&
-               not_started == 0;
+        return !refused && !cancelled && failed == 0 && orphaned == 0 && running_elsewhere == 0 &&
+            conflicts == 0 && not_started == 0;
     }
 };
 
@@ -102,7 +102,7 @@ private:
     std::thread prep_;
     nlohmann::json source_;
     std::map<int, GpuInfo> gpus_;
-    std::vector<std::size_t> pending_;                  // job indices, file order
+    std::vector<std::size_t> pending_;  // job indices, file order
     std::map<std::size_t, std::unique_ptr<Running>> running_;
     std::set<int> busy_gpus_;
 };

@@ -13,15 +13,22 @@ void JsonRead::fail(const std::string& path, const std::string& what)
 std::string JsonRead::typeName(const nlohmann::json& v)
 {
     switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::null:
+        return "null";
+    case nlohmann::json::value_t::object:
+        return "an object";
+    case nlohmann::json::value_t::array:
+        return "an array";
+    case nlohmann::json::value_t::string:
+        return "a string";
+    case nlohmann::json::value_t::boolean:
+        return "a boolean";
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::number_float: return "a number";
-    default: return "a value of another kind";
+    case nlohmann::json::value_t::number_float:
+        return "a number";
+    default:
+        return "a value of another kind";
     }
 }
 
@@ -56,13 +63,16 @@ std::optional<double> JsonRead::number(const nlohmann::json& v, const std::strin
     }
     const double d = v.get<double>();
     if (!std::isfinite(d) || (min_exclusive ? !(d > min) : !(d >= min))) {
-        fail(path, std::string("expected a number ") + (min_exclusive ? "> " : ">= ") + nlohmann::json(min).dump() + ", found " + v.dump());
+        fail(path,
+             std::string("expected a number ") + (min_exclusive ? "> " : ">= ") + nlohmann::json(min).dump() +
+                 ", found " + v.dump());
         return std::nullopt;
     }
     return d;
 }
 
-std::optional<std::int64_t> JsonRead::integer(const nlohmann::json& v, const std::string& path, std::int64_t min)
+std::optional<std::int64_t> JsonRead::integer(const nlohmann::json& v, const std::string& path,
+                                              std::int64_t min)
 {
     if (!v.is_number_integer() && !v.is_number_unsigned()) {
         fail(path, "expected an integer, found " + (v.is_number() ? v.dump() : typeName(v)));
@@ -110,7 +120,8 @@ std::optional<std::vector<std::string>> JsonRead::strings(const nlohmann::json& 
     return out;
 }
 
-void JsonRead::onlyKeys(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> allowed)
+void JsonRead::onlyKeys(const nlohmann::json& obj, const std::string& path,
+                        std::initializer_list<const char*> allowed)
 {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (it.key() == "comment")

@@ -32,14 +32,17 @@ public:
 
     // Each returns nothing (and records an error) where v is not what was expected.
     bool object(const nlohmann::json& v, const std::string& path);
-    std::optional<std::string> string(const nlohmann::json& v, const std::string& path, bool non_empty = false);
-    std::optional<double> number(const nlohmann::json& v, const std::string& path, double min, bool min_exclusive);
+    std::optional<std::string> string(const nlohmann::json& v, const std::string& path,
+                                      bool non_empty = false);
+    std::optional<double> number(const nlohmann::json& v, const std::string& path, double min,
+                                 bool min_exclusive);
     std::optional<std::int64_t> integer(const nlohmann::json& v, const std::string& path, std::int64_t min);
     std::optional<bool> boolean(const nlohmann::json& v, const std::string& path);
     std::optional<std::vector<std::string>> strings(const nlohmann::json& v, const std::string& path,
                                                     bool non_empty);
     // Every key of the object at path must be one of allowed ("comment" is always allowed).
-    void onlyKeys(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> allowed);
+    void onlyKeys(const nlohmann::json& obj, const std::string& path,
+                  std::initializer_list<const char*> allowed);
     // The member or null when absent (obj must be an object).
     static const nlohmann::json* member(const nlohmann::json& obj, const char* k);
 

@@ -21,7 +21,7 @@ namespace jb {
 
 namespace {
 
-constexpr std::int64_t kTickNs = 20'000'000;       // how often the watch loop wakes
+constexpr std::int64_t kTickNs = 20'000'000;        // how often the watch loop wakes
 constexpr std::int64_t kTailEveryNs = 100'000'000;  // how often the logs are read
 constexpr std::size_t kMaxLogLine = 4096;
 
@@ -111,8 +111,8 @@ nlohmann::json SessionEnding::toJson() const
     return j;
 }
 
-SessionEnding endSession(const std::string& proc_root, std::int64_t leader, bool& leader_reaped, int& leader_status,
-                         const std::string& marker, double grace_seconds)
+SessionEnding endSession(const std::string& proc_root, std::int64_t leader, bool& leader_reaped,
+                         int& leader_status, const std::string& marker, double grace_seconds)
 {
     SessionEnding e;
     const std::int64_t t0 = monotonicNs();
@@ -227,8 +227,9 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
         meter.stop();
         out.energy = meter.report(t0, t1, t2, t3, launch.energy.idle_seconds);
         out.energy["gpu_counter"] = launch.energy.gpu ? nlohmann::json(gpu_spec) : nlohmann::json();
-        out.energy["package_counter"] =
-            launch.energy.package_counter.empty() ? nlohmann::json() : nlohmann::json(launch.energy.package_counter);
+        out.energy["package_counter"] = launch.energy.package_counter.empty()
+            ? nlohmann::json()
+            : nlohmann::json(launch.energy.package_counter);
     };
     if (cancel.load()) {
         out.status = JobStatus::Cancelled;
@@ -257,7 +258,8 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     observer.started(*pid);
 
     LogTail tails[2] = {{stdout_path, "stdout"}, {stderr_path, "stderr"}};
-    const std::int64_t period_ns = std::max<std::int64_t>(std::int64_t(launch.memory_sampling_period_seconds * 1e9), 1'000'000);
+    const std::int64_t period_ns = std::max<std::int64_t>(
+        std::int64_t(launch.memory_sampling_period_seconds * 1e9), 1'000'000);
     const std::int64_t timeout_ns = std::int64_t(launch.timeout_seconds * 1e9);
     std::int64_t next_sample = t1, next_tail = t1 + kTailEveryNs;
     std::set<std::int64_t> ever;  // every pid of the job seen (for accounting)
@@ -273,9 +275,10 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
         if (cancel.load() || now - t1 > timeout_ns) {
             cancelled = cancel.load();
             timed_out = !cancelled;
-            observer.logLine("driver", cancelled ? std::string("cancelled: ending the job's session")
-                                                 : "timeout after " + seconds(launch.timeout_seconds) +
-                                                       " s: ending the job's session");
+            observer.logLine("driver",
+                             cancelled ? std::string("cancelled: ending the job's session")
+                                       : "timeout after " + seconds(launch.timeout_seconds) +
+                                     " s: ending the job's session");
             ending = endSession(options_.proc_root, *pid, reaped, status, marker, launch.grace_seconds);
             break;
         }
@@ -309,7 +312,8 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
                 t.poll(observer, false);
             next_tail = now + kTailEveryNs;
         }
-        sleepNs(std::min<std::int64_t>(kTickNs, std::max<std::int64_t>(next_sample - monotonicNs(), 1'000'000)));
+        sleepNs(
+            std::min<std::int64_t>(kTickNs, std::max<std::int64_t>(next_sample - monotonicNs(), 1'000'000)));
     }
     if (!timed_out && !cancelled) {
         // The leader is gone; whatever it left behind in its session is ended too, so nothing
@@ -325,7 +329,8 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     out.wall_seconds = double(t2 - t1) / 1e9;
     out.termination = ending.toJson();
     if (!ending.survivors.empty())
-        out.notes.push_back(std::to_string(ending.survivors.size()) + " process(es) of the job survived SIGKILL");
+        out.notes.push_back(std::to_string(ending.survivors.size()) +
+                            " process(es) of the job survived SIGKILL");
     out.return_code = reaped ? std::optional<int>(exitCodeOf(status)) : std::nullopt;
     out.accounting = probe.accounting(launch.gpu, ever);
     for (LogTail& t : tails)
@@ -346,8 +351,8 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
             else
                 out.notes.push_back("result: " + sha.error());
         } else if (matches.size() > 1) {
-            out.notes.push_back("result_glob '" + launch.result_glob + "' matches " + std::to_string(matches.size()) +
-                                " files; expected exactly one");
+            out.notes.push_back("result_glob '" + launch.result_glob + "' matches " +
+                                std::to_string(matches.size()) + " files; expected exactly one");
         }
     }
     if (cancelled)

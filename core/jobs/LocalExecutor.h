@@ -12,9 +12,9 @@
 namespace jb {
 
 struct LocalExecutorOptions {
-    std::string nvml_library;   // empty: libnvidia-ml.so.1
-    std::string nvidia_smi;     // empty: nvidia-smi on PATH
-    CounterOptions counters;    // where rapl is read (its nvml_library is replaced by the above)
+    std::string nvml_library;  // empty: libnvidia-ml.so.1
+    std::string nvidia_smi;    // empty: nvidia-smi on PATH
+    CounterOptions counters;   // where rapl is read (its nvml_library is replaced by the above)
     std::string proc_root = "/proc";
 };
 
@@ -42,7 +42,7 @@ struct SessionEnding {
 // SIGTERM to every process of the job (session sid, the leader while not reaped, the marker),
 // up to grace_seconds for them to go, then SIGKILL until none is left (at most ~10 s more).
 // Reaps the leader when it exits: leader_status receives its waitpid status.
-SessionEnding endSession(const std::string& proc_root, std::int64_t leader, bool& leader_reaped, int& leader_status,
-                         const std::string& marker, double grace_seconds);
+SessionEnding endSession(const std::string& proc_root, std::int64_t leader, bool& leader_reaped,
+                         int& leader_status, const std::string& marker, double grace_seconds);
 
 }  // namespace jb

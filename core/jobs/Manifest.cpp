@@ -15,15 +15,31 @@ namespace jb {
 
 namespace {
 
-constexpr const char* kStatusNames[] = {"completed", "nonzero_exit", "timeout", "missing_result", "failed_to_start",
-                                        "cancelled"};
+constexpr const char* kStatusNames[] = {"completed",      "nonzero_exit",    "timeout",
+                                        "missing_result", "failed_to_start", "cancelled"};
 
 // The manifest's own top-level keys; every other top-level key is one of the job's fields.
-constexpr const char* kManifestKeys[] = {
-    "source", "status", "return_code", "histogram", "histogram_sha256", "result", "result_sha256",
-    "driver_wall_seconds", "started_unix_time", "completed_unix_time", "hardware", "work", "energy", "logs",
-    "run_directory", "cuda_visible_devices", "argv_run", "concurrent_jobs", "termination", "notes",
-    "joulebench_version"};
+constexpr const char* kManifestKeys[] = {"source",
+                                         "status",
+                                         "return_code",
+                                         "histogram",
+                                         "histogram_sha256",
+                                         "result",
+                                         "result_sha256",
+                                         "driver_wall_seconds",
+                                         "started_unix_time",
+                                         "completed_unix_time",
+                                         "hardware",
+                                         "work",
+                                         "energy",
+                                         "logs",
+                                         "run_directory",
+                                         "cuda_visible_devices",
+                                         "argv_run",
+                                         "concurrent_jobs",
+                                         "termination",
+                                         "notes",
+                                         "joulebench_version"};
 
 bool isManifestKey(const std::string& k)
 {
@@ -123,8 +139,10 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
             if (auto st = jobStatusFrom(*s))
                 m.status = *st;
             else
-                r.fail("status", "expected one of completed, nonzero_exit, timeout, missing_result, "
-                                 "failed_to_start, cancelled; found \"" + *s + "\"");
+                r.fail("status",
+                       "expected one of completed, nonzero_exit, timeout, missing_result, "
+                       "failed_to_start, cancelled; found \"" +
+                           *s + "\"");
         }
     }
     if (auto* v = JsonRead::member(j, "return_code"); v && !v->is_null())
@@ -177,7 +195,8 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
         if (auto* v = JsonRead::member(*h, "memory_read_errors"))
             if (auto i = r.integer(*v, "hardware.memory_read_errors", 0))
                 hw.memory_read_errors = *i;
-        hw.memory_last_error = optString(JsonRead::member(*h, "memory_last_error"), "hardware.memory_last_error");
+        hw.memory_last_error = optString(JsonRead::member(*h, "memory_last_error"),
+                                         "hardware.memory_last_error");
         if (auto* v = JsonRead::member(*h, "accounting"))
             hw.accounting = *v;
     }

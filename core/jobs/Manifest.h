@@ -35,16 +35,16 @@ struct JobHardware {
     std::int64_t memory_samples = 0;
     std::int64_t memory_read_errors = 0;
     std::optional<std::string> memory_last_error;
-    nlohmann::json accounting;      // null where NVML is not loaded (GpuProbe::accounting)
+    nlohmann::json accounting;  // null where NVML is not loaded (GpuProbe::accounting)
     friend bool operator==(const JobHardware&, const JobHardware&) = default;
 };
 
 struct JobManifest {
     nlohmann::json job = nlohmann::json::object();  // JobSpec::toJson(): merged at the top level
-    nlohmann::json source;                           // sourceReport(), null without provenance
+    nlohmann::json source;                          // sourceReport(), null without provenance
     JobStatus status = JobStatus::FailedToStart;
-    std::optional<int> return_code;                  // -N where signal N ended it (as Python)
-    std::optional<std::string> result;               // written as `result` and `histogram`
+    std::optional<int> return_code;     // -N where signal N ended it (as Python)
+    std::optional<std::string> result;  // written as `result` and `histogram`
     std::optional<std::string> result_sha256;
     double driver_wall_seconds = 0;
     double started_unix_time = 0;
@@ -55,10 +55,10 @@ struct JobManifest {
     nlohmann::json logs = nlohmann::json::object();  // {stdout, stderr}: paths
     std::string run_directory;
     std::string cuda_visible_devices;
-    std::vector<std::string> argv_run;               // argv with placeholders filled
-    std::vector<std::string> concurrent_jobs;        // jobs that ran at the same time
-    nlohmann::json termination;                      // how the session was ended (signals, survivors)
-    std::vector<std::string> notes;                  // why it failed to start, ambiguous results ...
+    std::vector<std::string> argv_run;         // argv with placeholders filled
+    std::vector<std::string> concurrent_jobs;  // jobs that ran at the same time
+    nlohmann::json termination;                // how the session was ended (signals, survivors)
+    std::vector<std::string> notes;            // why it failed to start, ambiguous results ...
     std::string joulebench_version;
 
     nlohmann::json toJson() const;

@@ -74,7 +74,8 @@ Result<ProcEntry> parseProcStat(std::string_view line)
     e.state = f[0][0];
     if (!toNumber(f[1], e.ppid) || !toNumber(f[2], e.pgrp) || !toNumber(f[3], e.session) ||
         !toNumber(f[19], e.start_ticks))
-        return Error{"/proc/" + std::to_string(e.pid) + "/stat: ppid, pgrp, session or starttime is not a number"};
+        return Error{"/proc/" + std::to_string(e.pid) +
+                     "/stat: ppid, pgrp, session or starttime is not a number"};
     return e;
 }
 

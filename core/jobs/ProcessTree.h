@@ -16,7 +16,7 @@ namespace jb {
 
 struct ProcEntry {
     std::int64_t pid = 0;
-    char state = '?';            // R, S, D, Z, T, X, ...
+    char state = '?';  // R, S, D, Z, T, X, ...
     std::int64_t ppid = 0;
     std::int64_t pgrp = 0;
     std::int64_t session = 0;

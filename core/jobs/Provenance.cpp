@@ -55,7 +55,8 @@ std::string firstLines(const std::string& text, int n)
     std::size_t at = 0;
     for (int i = 0; i < n && at < text.size(); ++i) {
         const std::size_t end = text.find('\n', at);
-        out += (out.empty() ? "" : "; ") + text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        out += (out.empty() ? "" : "; ") +
+            text.substr(at, end == std::string::npos ? std::string::npos : end - at);
         if (end == std::string::npos)
             break;
         at = end + 1;
@@ -82,7 +83,8 @@ Result<std::string> sha256File(const std::string& path)
 
 std::string sha256Text(const std::string& text)
 {
-    return hex(QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())), QCryptographicHash::Sha256));
+    return hex(QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
+                                        QCryptographicHash::Sha256));
 }
 
 Result<nlohmann::json> hashTree(const std::string& path)
@@ -141,8 +143,9 @@ Result<nlohmann::json> sourceReport(const ProvenanceSettings& p, bool hash_conte
     if (!is_git) {
         const std::string why = head ? trimmed(firstLines(head->err, 2)) : head.error();
         if (p.require_clean)
-            return Error{"refusing to run: provenance.source '" + p.source + "' is not a git work tree with a commit (" +
-                         why + "); commit it, or set provenance.require_clean to false"};
+            return Error{"refusing to run: provenance.source '" + p.source +
+                         "' is not a git work tree with a commit (" + why +
+                         "); commit it, or set provenance.require_clean to false"};
         j["git_commit"] = nullptr;
         j["git_note"] = why;
     } else {
@@ -150,8 +153,8 @@ Result<nlohmann::json> sourceReport(const ProvenanceSettings& p, bool hash_conte
         auto status = runCapture({"git", "-C", p.source, "status", "--porcelain", "--untracked-files=no"}, "",
                                  kGitTimeoutMs);
         if (!status || status->exit_code != 0)
-            return Error{"git status in '" + p.source + "' failed: " +
-                         (status ? trimmed(firstLines(status->err, 2)) : status.error())};
+            return Error{"git status in '" + p.source +
+                         "' failed: " + (status ? trimmed(firstLines(status->err, 2)) : status.error())};
         const std::string dirty = trimmed(status->out);
         j["git_dirty"] = !dirty.empty();
         if (!dirty.empty()) {

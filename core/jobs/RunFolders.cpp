@@ -66,7 +66,8 @@ std::optional<std::string> liveDriver(const std::string& run_dir)
     }
 }
 
-void globInto(const fs::path& dir, const std::vector<std::string>& parts, std::size_t i, std::vector<std::string>& out)
+void globInto(const fs::path& dir, const std::vector<std::string>& parts, std::size_t i,
+              std::vector<std::string>& out)
 {
     std::error_code ec;
     if (i == parts.size()) {
@@ -96,11 +97,16 @@ void globInto(const fs::path& dir, const std::vector<std::string>& parts, std::s
 std::string diskStateName(DiskState s)
 {
     switch (s) {
-    case DiskState::NotRun: return "not_run";
-    case DiskState::Preserved: return "preserved";
-    case DiskState::Orphaned: return "orphaned";
-    case DiskState::Running: return "running";
-    case DiskState::Conflict: return "conflict";
+    case DiskState::NotRun:
+        return "not_run";
+    case DiskState::Preserved:
+        return "preserved";
+    case DiskState::Orphaned:
+        return "orphaned";
+    case DiskState::Running:
+        return "running";
+    case DiskState::Conflict:
+        return "conflict";
     }
     return "?";
 }
@@ -132,7 +138,8 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
     std::sort(manifests.begin(), manifests.end());
     if (manifests.size() > 1) {
         d.state = DiskState::Conflict;
-        d.detail = "expected at most one manifest under " + d.job_folder + ", found " + std::to_string(manifests.size());
+        d.detail = "expected at most one manifest under " + d.job_folder + ", found " +
+            std::to_string(manifests.size());
         return d;
     }
     if (manifests.size() == 1) {
@@ -160,7 +167,7 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
     d.state = DiskState::Orphaned;
     d.detail = runs.empty() ? d.job_folder + " exists with no run folder and no manifest"
                             : std::to_string(runs.size()) + " run folder(s) under " + d.job_folder +
-                                  " and no manifest (a driver that stopped before the job ended?)";
+            " and no manifest (a driver that stopped before the job ended?)";
     return d;
 }
 

@@ -21,7 +21,7 @@ struct JobDiskInfo {
     std::string run_dir;        // the driver_* folder, where there is exactly one
     std::string manifest_path;  // where preserved
     std::optional<JobManifest> manifest;
-    std::string detail;         // for people: why orphaned/conflict, who runs it
+    std::string detail;  // for people: why orphaned/conflict, who runs it
 };
 
 // What is on disk for one job (as the reference's record_path and result_directory).

@@ -64,7 +64,7 @@ struct CArgs {
 
 bool isExecutableFile(const std::string& p)
 {
-    struct stat st{};
+    struct stat st {};
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
 }
 
@@ -80,7 +80,7 @@ Result<std::string> resolveProgram(const std::string& program, const std::string
         if (p.is_relative() && !cwd.empty())
             p = std::filesystem::path(cwd) / p;
         const std::string s = p.lexically_normal().string();
-        struct stat st{};
+        struct stat st {};
         if (::stat(s.c_str(), &st) != 0)
             return Error{"program '" + s + "' does not exist"};
         if (!S_ISREG(st.st_mode) || ::access(s.c_str(), X_OK) != 0)
@@ -137,7 +137,7 @@ Result<std::int64_t> spawnInSession(const SessionSpawn& s)
 {
     if (s.argv.empty())
         return Error{"the command is empty"};
-    struct stat st{};
+    struct stat st {};
     if (::stat(s.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         return Error{"working folder '" + s.cwd + "' does not exist"};
     auto program = resolveProgram(s.argv[0], s.cwd, environmentValue(s.env, "PATH"));
@@ -161,7 +161,8 @@ Result<std::int64_t> spawnInSession(const SessionSpawn& s)
     posix_spawn_file_actions_addchdir_np(&fa.fa, s.cwd.c_str());
     CArgs argv(s.argv), envp(s.env);
     pid_t pid = 0;
-    const int rc = ::posix_spawn(&pid, program->c_str(), &fa.fa, &attr.attr, argv.ptrs.data(), envp.ptrs.data());
+    const int rc = ::posix_spawn(&pid, program->c_str(), &fa.fa, &attr.attr, argv.ptrs.data(),
+                                 envp.ptrs.data());
     ::close(out);
     ::close(err);
     if (rc != 0)

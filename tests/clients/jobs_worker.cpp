@@ -33,8 +33,7 @@ void sleepSeconds(double s)
         end.tv_sec += 1;
         end.tv_nsec -= 1000000000L;
     }
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, nullptr) == EINTR) {
-    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, nullptr) == EINTR) {}
 }
 
 void registerGpu(long long bytes)

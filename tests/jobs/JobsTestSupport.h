@@ -81,28 +81,36 @@ public:
         writeText(bin + "/nvidia-smi",
                   "#!/bin/sh\n"
                   "# fake nvidia-smi written by the JouleBench tests\n"
-                  "echo \"$@\" >> '" + root + "/smi_calls.txt'\n"
-                  "case \"$1\" in\n"
-                  "  --query-gpu=index,uuid,name,memory.total) cat '" + root + "/gpus.csv'; exit 0;;\n"
-                  "  --query-compute-apps=pid,gpu_uuid,used_memory)\n"
-                  "    while read gpu pid bytes; do\n"
-                  "      state=$(sed 's/.*) \\(.\\).*/\\1/' /proc/$pid/stat 2>/dev/null)\n"
-                  "      if [ -n \"$state\" ] && [ \"$state\" != Z ]; then\n"
-                  "        uuid=$(sed -n \"s/^$gpu, \\([^,]*\\),.*/\\1/p\" '" + root + "/gpus.csv')\n"
-                  "        echo \"$pid, $uuid, $((bytes / 1048576))\"\n"
-                  "      fi\n"
-                  "    done < \"$JB_FAKE_GPU_PROCS\"\n"
-                  "    exit 0;;\n"
-                  "esac\n"
-                  "echo \"fake nvidia-smi: unexpected arguments $*\" >&2\n"
-                  "exit 2\n",
+                  "echo \"$@\" >> '" +
+                      root +
+                      "/smi_calls.txt'\n"
+                      "case \"$1\" in\n"
+                      "  --query-gpu=index,uuid,name,memory.total) cat '" +
+                      root +
+                      "/gpus.csv'; exit 0;;\n"
+                      "  --query-compute-apps=pid,gpu_uuid,used_memory)\n"
+                      "    while read gpu pid bytes; do\n"
+                      "      state=$(sed 's/.*) \\(.\\).*/\\1/' /proc/$pid/stat 2>/dev/null)\n"
+                      "      if [ -n \"$state\" ] && [ \"$state\" != Z ]; then\n"
+                      "        uuid=$(sed -n \"s/^$gpu, \\([^,]*\\),.*/\\1/p\" '" +
+                      root +
+                      "/gpus.csv')\n"
+                      "        echo \"$pid, $uuid, $((bytes / 1048576))\"\n"
+                      "      fi\n"
+                      "    done < \"$JB_FAKE_GPU_PROCS\"\n"
+                      "    exit 0;;\n"
+                      "esac\n"
+                      "echo \"fake nvidia-smi: unexpected arguments $*\" >&2\n"
+                      "exit 2\n",
                   true);
         nvml_script = root + "/nvml.txt";
-        writeText(nvml_script, "gpu 0 GPU-00000000-fake-zero 143771 Fake H200\n"
-                               "gpu 1 GPU-11111111-fake-one 143771 Fake H200\n"
-                               "idle_mw 0 50000\nbusy_mw 0 300000\n"
-                               "idle_mw 1 60000\nbusy_mw 1 200000\n"
-                               "procs " + procs + "\n" + nvml_extra);
+        writeText(nvml_script,
+                  "gpu 0 GPU-00000000-fake-zero 143771 Fake H200\n"
+                  "gpu 1 GPU-11111111-fake-one 143771 Fake H200\n"
+                  "idle_mw 0 50000\nbusy_mw 0 300000\n"
+                  "idle_mw 1 60000\nbusy_mw 1 200000\n"
+                  "procs " +
+                      procs + "\n" + nvml_extra);
         old_path = qgetenv("PATH");
         qputenv("PATH", QByteArray::fromStdString(bin) + ":" + old_path);
         qputenv("JB_FAKE_GPU_PROCS", QByteArray::fromStdString(procs));

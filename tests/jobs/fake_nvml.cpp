@@ -210,13 +210,20 @@ __attribute__((visibility("default"))) int nvmlShutdown()
 __attribute__((visibility("default"))) const char* nvmlErrorString(int rc)
 {
     switch (rc) {
-    case 0: return "Success";
-    case 2: return "Invalid Argument";
-    case 3: return "Not Supported";
-    case 6: return "Not Found";
-    case 7: return "Insufficient Size";
-    case 9: return "Driver Not Loaded";
-    default: return "Unknown Error";
+    case 0:
+        return "Success";
+    case 2:
+        return "Invalid Argument";
+    case 3:
+        return "Not Supported";
+    case 6:
+        return "Not Found";
+    case 7:
+        return "Insufficient Size";
+    case 9:
+        return "Driver Not Loaded";
+    default:
+        return "Unknown Error";
     }
 }
 
@@ -266,7 +273,8 @@ __attribute__((visibility("default"))) int nvmlDeviceGetPowerUsage(void* h, unsi
 }
 
 #ifndef FAKE_NVML_OLD
-__attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(void* h, unsigned long long* mj)
+__attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(void* h,
+                                                                               unsigned long long* mj)
 {
     std::lock_guard lock(g_mutex);
     Device& d = *dev(h);
@@ -280,14 +288,14 @@ __attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(v
     return 0;
 }
 
-__attribute__((visibility("default"))) int nvmlDeviceGetComputeRunningProcesses_v3(void* h, unsigned int* count,
-                                                                                  ProcessInfoV2* infos)
+__attribute__((visibility("default"))) int
+nvmlDeviceGetComputeRunningProcesses_v3(void* h, unsigned int* count, ProcessInfoV2* infos)
 {
     return listProcesses(h, count, infos);
 }
 
-__attribute__((visibility("default"))) int nvmlDeviceGetComputeRunningProcesses_v2(void* h, unsigned int* count,
-                                                                                  ProcessInfoV2* infos)
+__attribute__((visibility("default"))) int
+nvmlDeviceGetComputeRunningProcesses_v2(void* h, unsigned int* count, ProcessInfoV2* infos)
 {
     return listProcesses(h, count, infos);
 }
@@ -298,7 +306,8 @@ __attribute__((visibility("default"))) int nvmlDeviceGetAccountingMode(void* h, 
     return 0;
 }
 
-__attribute__((visibility("default"))) int nvmlDeviceGetAccountingStats(void* h, unsigned int pid, AccountingStats* s)
+__attribute__((visibility("default"))) int nvmlDeviceGetAccountingStats(void* h, unsigned int pid,
+                                                                        AccountingStats* s)
 {
     std::lock_guard lock(g_mutex);
     if (!dev(h)->accounting)
@@ -317,7 +326,7 @@ __attribute__((visibility("default"))) int nvmlDeviceGetAccountingStats(void* h,
 }
 #else
 __attribute__((visibility("default"))) int nvmlDeviceGetComputeRunningProcesses(void* h, unsigned int* count,
-                                                                               ProcessInfoV1* infos)
+                                                                                ProcessInfoV1* infos)
 {
     return listProcesses(h, count, infos);
 }

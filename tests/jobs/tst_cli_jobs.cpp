@@ -58,8 +58,9 @@ private Q_SLOTS:
     void runPrintsStartAndEndAndExitsByOutcome()
     {
         jbtest::FakeGpuMachine m;
-        const QString file = writeJobFile(m, {jbtest::workerJob("good", {"--write", "{run_dir}/r.json"}),
-                                              jbtest::workerJob("bad", {"--exit", "4"})});
+        const QString file = writeJobFile(m,
+                                          {jbtest::workerJob("good", {"--write", "{run_dir}/r.json"}),
+                                           jbtest::workerJob("bad", {"--exit", "4"})});
         auto dry = cli({QStringLiteral("run"), file, QStringLiteral("--dry-run")});
         QCOMPARE(dry.code, 0);
         QVERIFY2(dry.out.contains(QStringLiteral("WOULD RUN good gpu=any: ")), qPrintable(dry.out));
@@ -67,7 +68,8 @@ private Q_SLOTS:
 
         auto run = cli({QStringLiteral("run"), file});
         QVERIFY2(run.code == 1, qPrintable(run.out + run.err));  // one job failed
-        QVERIFY2(run.out.contains(QRegularExpression(QStringLiteral("START good gpu=[01] pid=\\d+ -> "))), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QRegularExpression(QStringLiteral("START good gpu=[01] pid=\\d+ -> "))),
+                 qPrintable(run.out));
         QVERIFY(run.out.contains(QStringLiteral("START bad ")));
         QVERIFY(run.out.contains(QStringLiteral("DONE good status=completed rc=0 ")));
         QVERIFY(run.out.contains(QStringLiteral("DONE bad status=nonzero_exit rc=4 ")));
@@ -76,9 +78,11 @@ private Q_SLOTS:
         auto status = cli({QStringLiteral("status"), file});
         QCOMPARE(status.code, 1);  // a recorded job did not complete
         QVERIFY(status.out.startsWith(QStringLiteral("JOB ")));
-        QVERIFY2(status.out.contains(QRegularExpression(QStringLiteral("\\ngood +[01] +preserved +completed +0 "))),
+        QVERIFY2(status.out.contains(
+                     QRegularExpression(QStringLiteral("\\ngood +[01] +preserved +completed +0 "))),
                  qPrintable(status.out));
-        QVERIFY(status.out.contains(QRegularExpression(QStringLiteral("\\nbad +[01] +preserved +nonzero_exit +4 "))));
+        QVERIFY(status.out.contains(
+            QRegularExpression(QStringLiteral("\\nbad +[01] +preserved +nonzero_exit +4 "))));
 
         auto again = cli({QStringLiteral("run"), file});  // everything preserved: nothing runs
         QCOMPARE(again.code, 0);
@@ -94,11 +98,13 @@ private Q_SLOTS:
     void statusShowsOrphansAndJobsNotRun()
     {
         jbtest::FakeGpuMachine m;
-        const QString file = writeJobFile(m, {jbtest::workerJob("orphan", {}), jbtest::workerJob("fresh", {})});
+        const QString file = writeJobFile(m,
+                                          {jbtest::workerJob("orphan", {}), jbtest::workerJob("fresh", {})});
         fs::create_directories(m.root + "/runs/orphan/driver_2020_01_01_00_00_00");
         auto status = cli({QStringLiteral("status"), file});
         QCOMPARE(status.code, 1);
-        QVERIFY2(status.out.contains(QRegularExpression(QStringLiteral("\\norphan +any +orphaned "))), qPrintable(status.out));
+        QVERIFY2(status.out.contains(QRegularExpression(QStringLiteral("\\norphan +any +orphaned "))),
+                 qPrintable(status.out));
         QVERIFY(status.out.contains(QRegularExpression(QStringLiteral("\\nfresh +any +not_run +- "))));
         auto run = cli({QStringLiteral("run"), file});
         QCOMPARE(run.code, 1);  // the orphan needs an audit
@@ -109,10 +115,13 @@ private Q_SLOTS:
     void badInputIsExitTwo()
     {
         jbtest::FakeGpuMachine m;
-        jbtest::writeText(m.root + "/bad.json", R"({"output_root": "runs", "allowed_gpus": [0], "jobs": [{"name": "a", "argv": "x"}]})");
+        jbtest::writeText(
+            m.root + "/bad.json",
+            R"({"output_root": "runs", "allowed_gpus": [0], "jobs": [{"name": "a", "argv": "x"}]})");
         auto r = cli({QStringLiteral("run"), QString::fromStdString(m.root + "/bad.json")});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("jobs[0].argv: expected an array of strings, found a string")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("jobs[0].argv: expected an array of strings, found a string")),
+                 qPrintable(r.err));
         QCOMPARE(cli({QStringLiteral("run")}).code, 2);
         QCOMPARE(cli({QStringLiteral("launch"), QString::fromStdString(m.root + "/bad.json")}).code, 2);
 
@@ -125,7 +134,8 @@ private Q_SLOTS:
         jbtest::writeText(m.root + "/gpu3.json", f.dump());
         auto refused = cli({QStringLiteral("run"), QString::fromStdString(m.root + "/gpu3.json")});
         QCOMPARE(refused.code, 2);
-        QVERIFY2(refused.err.contains(QStringLiteral("cannot resolve physical GPU 3")), qPrintable(refused.err));
+        QVERIFY2(refused.err.contains(QStringLiteral("cannot resolve physical GPU 3")),
+                 qPrintable(refused.err));
         QVERIFY(!fs::exists(m.root + "/runs/a"));
     }
 
@@ -133,11 +143,14 @@ private Q_SLOTS:
     {
         jbtest::FakeGpuMachine m;
         const std::string pidfile = m.root + "/daemon.pid";
-        const QString file = writeJobFile(m, {jbtest::workerJob("long", {"--ignore-term", "--daemon", pidfile, "--sleep", "60"})});
+        const QString file = writeJobFile(
+            m, {jbtest::workerJob("long", {"--ignore-term", "--daemon", pidfile, "--sleep", "60"})});
         QProcess p;
-        p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), {QStringLiteral("jobs"), QStringLiteral("run"), file});
+        p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"),
+                {QStringLiteral("jobs"), QStringLiteral("run"), file});
         QVERIFY(p.waitForStarted());
-        QTRY_VERIFY2_WITH_TIMEOUT(fs::exists(pidfile), qPrintable(QString::fromUtf8(p.readAllStandardError())), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(fs::exists(pidfile),
+                                  qPrintable(QString::fromUtf8(p.readAllStandardError())), 10000);
         ::kill(pid_t(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(15000));
         QCOMPARE(p.exitCode(), 1);

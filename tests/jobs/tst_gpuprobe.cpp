@@ -37,7 +37,8 @@ private Q_SLOTS:
         QVERIFY(jb::parseQueryComputeApps("")->empty());
         auto bad = jb::parseQueryComputeApps("123, GPU-aaaa\n");
         QVERIFY(!bad.ok());
-        QVERIFY2(bad.error().find("expected 'pid, gpu_uuid, used_memory'") != std::string::npos, bad.error().c_str());
+        QVERIFY2(bad.error().find("expected 'pid, gpu_uuid, used_memory'") != std::string::npos,
+                 bad.error().c_str());
     }
 
     void nvidiaSmiWhereNvmlIsMissing()
@@ -61,26 +62,31 @@ private Q_SLOTS:
         QVERIFY(!probe.powerW(*g0).has_value());
         QVERIFY(probe.accounting(*g0, {1}).is_null());
         const std::string calls = jbtest::readText(m.root + "/smi_calls.txt");
-        QVERIFY(calls.find("--query-compute-apps=pid,gpu_uuid,used_memory --format=csv,noheader,nounits") != std::string::npos);
+        QVERIFY(calls.find("--query-compute-apps=pid,gpu_uuid,used_memory --format=csv,noheader,nounits") !=
+                std::string::npos);
 
         auto missing = probe.physicalGpu(3);
         QVERIFY(!missing.ok());
-        QVERIFY2(missing.error().find("cannot resolve physical GPU 3") != std::string::npos, missing.error().c_str());
+        QVERIFY2(missing.error().find("cannot resolve physical GPU 3") != std::string::npos,
+                 missing.error().c_str());
         QVERIFY2(missing.error().find("NVML: cannot load") != std::string::npos, missing.error().c_str());
-        QVERIFY2(missing.error().find("0 GPU(s) with index 3 among 2") != std::string::npos, missing.error().c_str());
+        QVERIFY2(missing.error().find("0 GPU(s) with index 3 among 2") != std::string::npos,
+                 missing.error().c_str());
     }
 
     void nvidiaSmiFailing()
     {
         jbtest::FakeGpuMachine m;
-        jbtest::writeText(m.bin + "/broken-smi", "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n", true);
+        jbtest::writeText(m.bin + "/broken-smi", "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n",
+                          true);
         jb::GpuProbe probe("/nonexistent/libnvidia-ml.so.1", m.bin + "/broken-smi");
         auto gpu = probe.physicalGpu(0);
         QVERIFY(!gpu.ok());
         QVERIFY2(gpu.error().find("exit code 9") != std::string::npos, gpu.error().c_str());
         QVERIFY2(gpu.error().find("NVIDIA-SMI has failed") != std::string::npos, gpu.error().c_str());
         jb::GpuProbe absent("/nonexistent/libnvidia-ml.so.1", "/nonexistent/nvidia-smi");
-        QVERIFY(absent.physicalGpu(0).error().find("'/nonexistent/nvidia-smi' does not exist") != std::string::npos);
+        QVERIFY(absent.physicalGpu(0).error().find("'/nonexistent/nvidia-smi' does not exist") !=
+                std::string::npos);
     }
 
     void nvmlFirst()

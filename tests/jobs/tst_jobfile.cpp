@@ -77,51 +77,70 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");  // the error must contain this
 
         QTest::newRow("not json") << QString() << QStringLiteral("not valid JSON");
-        QTest::newRow("no output_root") << QStringLiteral(R"({"output_root": null})")
-                                        << QStringLiteral("output_root: missing");
+        QTest::newRow("no output_root")
+            << QStringLiteral(R"({"output_root": null})") << QStringLiteral("output_root: missing");
         QTest::newRow("output_root type") << QStringLiteral(R"({"output_root": 3})")
                                           << QStringLiteral("output_root: expected a string, found a number");
         QTest::newRow("allowed_gpus empty") << QStringLiteral(R"({"allowed_gpus": []})")
                                             << QStringLiteral("allowed_gpus: expected a non-empty array");
         QTest::newRow("allowed_gpus negative") << QStringLiteral(R"({"allowed_gpus": [5, -1]})")
                                                << QStringLiteral("allowed_gpus[1]: expected an integer >= 0");
-        QTest::newRow("unknown top key") << QStringLiteral(R"({"output_rot": "x"})")
-                                         << QStringLiteral("output_rot: unknown key");
+        QTest::newRow("unknown top key")
+            << QStringLiteral(R"({"output_rot": "x"})") << QStringLiteral("output_rot: unknown key");
         QTest::newRow("jobs empty") << QStringLiteral(R"({"jobs": []})")
                                     << QStringLiteral("jobs: expected a non-empty array");
-        QTest::newRow("argv not strings") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x", 1], "timeout_seconds": 1, "gpu": 5}]})")
-                                          << QStringLiteral("jobs[0].argv[1]: expected a string, found a number");
-        QTest::newRow("argv empty") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": [], "timeout_seconds": 1, "gpu": 5}]})")
-                                    << QStringLiteral("jobs[0].argv: expected a non-empty array");
+        QTest::newRow("argv not strings")
+            << QStringLiteral(
+                   R"({"jobs": [{"name": "a", "argv": ["x", 1], "timeout_seconds": 1, "gpu": 5}]})")
+            << QStringLiteral("jobs[0].argv[1]: expected a string, found a number");
+        QTest::newRow("argv empty")
+            << QStringLiteral(R"({"jobs": [{"name": "a", "argv": [], "timeout_seconds": 1, "gpu": 5}]})")
+            << QStringLiteral("jobs[0].argv: expected a non-empty array");
         QTest::newRow("no timeout") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5}]})")
                                     << QStringLiteral("jobs[0].timeout_seconds: missing");
-        QTest::newRow("timeout zero") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 0}]})")
-                                      << QStringLiteral("jobs[0].timeout_seconds: expected a number > 0");
-        QTest::newRow("gpu not allowed") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 3, "timeout_seconds": 1}]})")
-                                         << QStringLiteral("jobs[0].gpu: GPU 3 is not in allowed_gpus [5, 7]");
-        QTest::newRow("gpu word") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": "all", "timeout_seconds": 1}]})")
-                                  << QStringLiteral("jobs[0].gpu: expected a GPU index (an integer >= 0) or \"any\"");
-        QTest::newRow("bad name") << QStringLiteral(R"({"jobs": [{"name": "a/b", "argv": ["x"], "gpu": 5, "timeout_seconds": 1}]})")
-                                  << QStringLiteral("jobs[0].name: \"a/b\" cannot name a folder");
+        QTest::newRow("timeout zero")
+            << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 0}]})")
+            << QStringLiteral("jobs[0].timeout_seconds: expected a number > 0");
+        QTest::newRow("gpu not allowed")
+            << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 3, "timeout_seconds": 1}]})")
+            << QStringLiteral("jobs[0].gpu: GPU 3 is not in allowed_gpus [5, 7]");
+        QTest::newRow("gpu word")
+            << QStringLiteral(
+                   R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": "all", "timeout_seconds": 1}]})")
+            << QStringLiteral("jobs[0].gpu: expected a GPU index (an integer >= 0) or \"any\"");
+        QTest::newRow("bad name")
+            << QStringLiteral(R"({"jobs": [{"name": "a/b", "argv": ["x"], "gpu": 5, "timeout_seconds": 1}]})")
+            << QStringLiteral("jobs[0].name: \"a/b\" cannot name a folder");
         QTest::newRow("duplicate name")
             << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1},
                                            {"name": "a", "argv": ["y"], "gpu": 7, "timeout_seconds": 1}]})")
             << QStringLiteral("jobs[1].name: \"a\" names an earlier job too");
-        QTest::newRow("env value") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "env": {"N": 3}}]})")
-                                   << QStringLiteral("jobs[0].env.N: expected a string, found a number");
-        QTest::newRow("unknown job key") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout": 1}]})")
-                                         << QStringLiteral("jobs[0].timeout: unknown key");
-        QTest::newRow("work not object") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "work": [1]}]})")
-                                         << QStringLiteral("jobs[0].work: expected an object, found an array");
-        QTest::newRow("provenance without source") << QStringLiteral(R"({"provenance": {"require_clean": true}})")
-                                                   << QStringLiteral("provenance.source: missing");
-        QTest::newRow("provenance files") << QStringLiteral(R"({"provenance": {"source": ".", "files": "a.txt"}})")
-                                          << QStringLiteral("provenance.files: expected an array of strings, found a string");
-        QTest::newRow("energy period") << QStringLiteral(R"({"energy": {"sampling_period_seconds": -1}})")
-                                       << QStringLiteral("energy.sampling_period_seconds: expected a number >= 0.001");
-        QTest::newRow("defaults gpu not allowed") << QStringLiteral(R"({"defaults": {"gpu": 2}, "jobs": [{"name": "a", "argv": ["x"], "timeout_seconds": 1}]})")
-                                                  << QStringLiteral("defaults.gpu: GPU 2 is not in allowed_gpus [5, 7] (job \"a\")");
-        QTest::newRow("version") << QStringLiteral(R"({"version": 2})") << QStringLiteral("version: this JouleBench reads job files of version 1");
+        QTest::newRow("env value")
+            << QStringLiteral(
+                   R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "env": {"N": 3}}]})")
+            << QStringLiteral("jobs[0].env.N: expected a string, found a number");
+        QTest::newRow("unknown job key")
+            << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout": 1}]})")
+            << QStringLiteral("jobs[0].timeout: unknown key");
+        QTest::newRow("work not object")
+            << QStringLiteral(
+                   R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "work": [1]}]})")
+            << QStringLiteral("jobs[0].work: expected an object, found an array");
+        QTest::newRow("provenance without source")
+            << QStringLiteral(R"({"provenance": {"require_clean": true}})")
+            << QStringLiteral("provenance.source: missing");
+        QTest::newRow("provenance files")
+            << QStringLiteral(R"({"provenance": {"source": ".", "files": "a.txt"}})")
+            << QStringLiteral("provenance.files: expected an array of strings, found a string");
+        QTest::newRow("energy period")
+            << QStringLiteral(R"({"energy": {"sampling_period_seconds": -1}})")
+            << QStringLiteral("energy.sampling_period_seconds: expected a number >= 0.001");
+        QTest::newRow("defaults gpu not allowed")
+            << QStringLiteral(
+                   R"({"defaults": {"gpu": 2}, "jobs": [{"name": "a", "argv": ["x"], "timeout_seconds": 1}]})")
+            << QStringLiteral("defaults.gpu: GPU 2 is not in allowed_gpus [5, 7] (job \"a\")");
+        QTest::newRow("version") << QStringLiteral(R"({"version": 2})")
+                                 << QStringLiteral("version: this JouleBench reads job files of version 1");
     }
 
     void badFiles()
@@ -146,7 +165,8 @@ private Q_SLOTS:
     {
         auto f = jb::readJobFile("/nonexistent/jobs.json");
         QVERIFY(!f.ok());
-        QVERIFY2(f.error().find("cannot read job file '/nonexistent/jobs.json'") != std::string::npos, f.error().c_str());
+        QVERIFY2(f.error().find("cannot read job file '/nonexistent/jobs.json'") != std::string::npos,
+                 f.error().c_str());
     }
 };
 

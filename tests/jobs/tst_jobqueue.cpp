@@ -44,7 +44,7 @@ struct Machine {
     jbtest::FakeGpuMachine gpus;
     std::string output_root;
     jb::LocalExecutorOptions options;
-    explicit Machine(bool with_nvml = true)
+    explicit Machine(bool with_nvml = true, const std::string& nvml_extra = {}) : gpus(nvml_extra)
     {
         output_root = gpus.root + "/runs";
         options.nvml_library = with_nvml ? JB_FAKE_NVML_LIB : "/nonexistent/libnvidia-ml.so.1";
@@ -54,27 +54,37 @@ struct Machine {
 
 void connectStory(jb::JobQueue& q, Story& s)
 {
-    QObject::connect(&q, &jb::JobQueue::jobFinished, [&s](const QString& n, const jb::JobManifest& m, const QString& p) {
-        s.manifests[n.toStdString()] = m;
-        s.manifest_paths[n.toStdString()] = p.toStdString();
-    });
+    QObject::connect(&q, &jb::JobQueue::jobFinished,
+                     [&s](const QString& n, const jb::JobManifest& m, const QString& p) {
+                         s.manifests[n.toStdString()] = m;
+                         s.manifest_paths[n.toStdString()] = p.toStdString();
+                     });
     QObject::connect(&q, &jb::JobQueue::jobSkipped,
-                     [&s](const QString& n, const QString& state, const QString&) { s.skipped[n.toStdString()] = state.toStdString(); });
+                     [&s](const QString& n, const QString& state, const QString&) {
+                         s.skipped[n.toStdString()] = state.toStdString();
+                     });
     QObject::connect(&q, &jb::JobQueue::jobPreserved,
-                     [&s](const QString& n, const QString& p, const QString&) { s.preserved[n.toStdString()] = p.toStdString(); });
+                     [&s](const QString& n, const QString& p, const QString&) {
+                         s.preserved[n.toStdString()] = p.toStdString();
+                     });
     QObject::connect(&q, &jb::JobQueue::jobWouldRun,
-                     [&s](const QString& n, const QString&, const QStringList&) { s.would_run.push_back(n.toStdString()); });
-    QObject::connect(&q, &jb::JobQueue::jobStarted, [&s](const QString& n, int gpu, const QString&, qint64 pid) {
-        s.started.push_back(n.toStdString());
-        s.started_pid[n.toStdString()] = pid;
-        s.started_gpu[n.toStdString()] = gpu;
-    });
+                     [&s](const QString& n, const QString&, const QStringList&) {
+                         s.would_run.push_back(n.toStdString());
+                     });
+    QObject::connect(&q, &jb::JobQueue::jobStarted,
+                     [&s](const QString& n, int gpu, const QString&, qint64 pid) {
+                         s.started.push_back(n.toStdString());
+                         s.started_pid[n.toStdString()] = pid;
+                         s.started_gpu[n.toStdString()] = gpu;
+                     });
     QObject::connect(&q, &jb::JobQueue::jobProgress, [&s](const QString& n, double, qint64 peak, double) {
         s.progress_peak[n.toStdString()] = std::max<std::int64_t>(s.progress_peak[n.toStdString()], peak);
     });
-    QObject::connect(&q, &jb::JobQueue::logLine, [&s](const QString& n, const QString& stream, const QString& line) {
-        s.lines.push_back(QString(n + QLatin1Char(' ') + stream + QStringLiteral(": ") + line).toStdString());
-    });
+    QObject::connect(
+        &q, &jb::JobQueue::logLine, [&s](const QString& n, const QString& stream, const QString& line) {
+            s.lines.push_back(
+                QString(n + QLatin1Char(' ') + stream + QStringLiteral(": ") + line).toStdString());
+        });
     QObject::connect(&q, &jb::JobQueue::queueFailed, [&s](const QString& m) { s.failed = m.toStdString(); });
     QObject::connect(&q, &jb::JobQueue::queueFinished, [&s](const jb::QueueSummary& sum) {
         s.summary = sum;
@@ -91,7 +101,8 @@ jb::JobFile parse(const json& j)
 }
 
 // Runs the queue to its end (the test fails where it does not end in time).
-Story runQueue(const json& file, const jb::LocalExecutorOptions& options, bool dry_run = false, int timeout_ms = 30000)
+Story runQueue(const json& file, const jb::LocalExecutorOptions& options, bool dry_run = false,
+               int timeout_ms = 30000)
 {
     Story s;
     jb::JobQueue q(parse(file), std::make_shared<jb::LocalExecutor>(options), jb::QueueOptions{dry_run});
@@ -144,7 +155,7 @@ class TestJobQueue : public QObject {
 private Q_SLOTS:
     void completedJobWithMemoryEnergyAndResult()
     {
-        Machine m;
+        Machine m(true, "accounting 1 1\n");
         // A readable (if idle) package zone, so the package counter is reported as well.
         const std::string zone = m.gpus.root + "/zone";
         fs::create_directories(zone);
@@ -154,9 +165,10 @@ private Q_SLOTS:
         m.options.counters.rapl_zone = zone;
         json f = jbtest::baseJobFile(m.output_root);
         f["energy"]["package_counter"] = "rapl";
-        json job = jbtest::workerJob("train", {"--print-env", "CUDA_VISIBLE_DEVICES", "--stderr", "warming up",
-                                               "--gpu-mem", "536870912", "--write", "{run_dir}/histogram_7.json",
-                                               "--sleep", "0.6"});
+        json job = jbtest::workerJob("train",
+                                     {"--print-env", "CUDA_VISIBLE_DEVICES", "--stderr", "warming up",
+                                      "--gpu-mem", "536870912", "--write", "{run_dir}/histogram_7.json",
+                                      "--sleep", "0.6"});
         job["gpu"] = 1;
         job["result_glob"] = "histogram_*.json";
         job["work"] = {{"method", "bp"}, {"expected_epochs", 3}};
@@ -184,6 +196,12 @@ private Q_SLOTS:
         QVERIFY(man.hardware.memory_samples >= 3);
         QCOMPARE(man.hardware.memory_read_errors, std::int64_t(0));
         QVERIFY(man.work == json({{"method", "bp"}, {"expected_epochs", 3}}));
+        // NVML accounting is on for GPU 1: each process's own maximum, kept after it exited.
+        QCOMPARE(man.hardware.accounting.at("enabled").get<bool>(), true);
+        QCOMPARE(man.hardware.accounting.at("per_process_max_memory_mib")
+                     .at(std::to_string(s.started_pid.at("train")))
+                     .get<int>(),
+                 512);
         QCOMPARE(man.cuda_visible_devices, std::string("1"));
         QVERIFY(man.source.is_null());  // no provenance asked for
         QCOMPARE(man.joulebench_version, std::string(JB_VERSION));
@@ -195,7 +213,8 @@ private Q_SLOTS:
         const double total_j = gpu.at("total_j").get<double>();
         const double marginal_j = gpu.at("marginal_j").get<double>();
         const double covered_s = gpu.at("covered_seconds").get<double>();
-        QVERIFY2(total_j > 150 * covered_s && total_j < 230 * covered_s, qPrintable(QString::number(total_j)));
+        QVERIFY2(total_j > 150 * covered_s && total_j < 230 * covered_s,
+                 qPrintable(QString::number(total_j)));
         QVERIFY2(marginal_j > 0.6 * 140 * covered_s && marginal_j < 1.3 * 140 * covered_s,
                  qPrintable(QString::number(marginal_j)));
         QVERIFY(std::abs(gpu.at("idle_before").at("mean_w").get<double>() - 60) < 6);
@@ -207,7 +226,8 @@ private Q_SLOTS:
         // Logs in the run folder; lines and progress as signals.
         const std::string out = jbtest::readText(man.logs.at("stdout").get<std::string>());
         QVERIFY2(out.find("CUDA_VISIBLE_DEVICES=1") != std::string::npos, out.c_str());
-        QVERIFY(jbtest::readText(man.logs.at("stderr").get<std::string>()).find("warming up") != std::string::npos);
+        QVERIFY(jbtest::readText(man.logs.at("stderr").get<std::string>()).find("warming up") !=
+                std::string::npos);
         QVERIFY(contains(s.lines, "train stderr: warming up"));
         QVERIFY(contains(s.lines, "train driver: RUN on GPU 1"));
         QCOMPARE(s.started, std::vector<std::string>{"train"});
@@ -232,8 +252,9 @@ private Q_SLOTS:
         missing["result_glob"] = "histogram_*.json";
         f["jobs"].push_back(missing);
         f["jobs"].push_back({{"name", "noprogram"}, {"argv", {"/nonexistent/train"}}});
-        json stubborn = jbtest::workerJob("stubborn", {"--ignore-term", "--gpu-mem", "1073741824", "--daemon", pidfile,
-                                                       "--daemon-gpu-mem", "2147483648", "--sleep", "60"});
+        json stubborn = jbtest::workerJob("stubborn",
+                                          {"--ignore-term", "--gpu-mem", "1073741824", "--daemon", pidfile,
+                                           "--daemon-gpu-mem", "2147483648", "--sleep", "60"});
         stubborn["timeout_seconds"] = 1;
         stubborn["gpu"] = 0;
         f["jobs"].push_back(stubborn);
@@ -330,8 +351,15 @@ private Q_SLOTS:
         fs::create_directories(repo);
         jbtest::writeText(repo + "/train.py", "print('v1')\n");
         auto git = [&](std::vector<std::string> args) {
-            std::vector<std::string> argv{"git", "-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.org",
-                                          "-c", "commit.gpgsign=false"};
+            std::vector<std::string> argv{"git",
+                                          "-C",
+                                          repo,
+                                          "-c",
+                                          "user.name=T",
+                                          "-c",
+                                          "user.email=t@example.org",
+                                          "-c",
+                                          "commit.gpgsign=false"};
             argv.insert(argv.end(), args.begin(), args.end());
             auto r = jb::runCapture(argv, "", 30000);
             QVERIFY(r.ok() && r->exit_code == 0);
@@ -364,7 +392,8 @@ private Q_SLOTS:
     {
         Machine m;
         json f = jbtest::baseJobFile(m.output_root);
-        const std::tuple<const char*, int, const char*> specs[] = {{"x0", 0, "0.5"}, {"y0", 0, "0.1"}, {"z1", 1, "0.5"}};
+        const std::tuple<const char*, int, const char*> specs[] = {
+            {"x0", 0, "0.5"}, {"y0", 0, "0.1"}, {"z1", 1, "0.5"}};
         for (const auto& [name, gpu, sleep] : specs) {
             json j = jbtest::workerJob(name, {"--sleep", sleep});
             j["gpu"] = gpu;
@@ -380,7 +409,8 @@ private Q_SLOTS:
         // z1 may still be in its idle bracket when y0 starts: that overlap is recorded too.
         QVERIFY(std::count(z1.concurrent_jobs.begin(), z1.concurrent_jobs.end(), "x0") == 1);
         QVERIFY(y0.started_unix_time >= x0.completed_unix_time);
-        QCOMPARE(std::set<std::string>(s.started.begin(), s.started.begin() + 2), (std::set<std::string>{"x0", "z1"}));
+        QCOMPARE(std::set<std::string>(s.started.begin(), s.started.begin() + 2),
+                 (std::set<std::string>{"x0", "z1"}));
         QCOMPARE(s.started.back(), std::string("y0"));
         QCOMPARE(y0.hardware.physical_index, 0);
     }

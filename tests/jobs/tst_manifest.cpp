@@ -36,11 +36,22 @@ private:
         m.driver_wall_seconds = 3600.25;
         m.started_unix_time = 1.7e9;
         m.completed_unix_time = 1.7e9 + 3611.5;
-        m.hardware = {5, "GPU-5", "NVIDIA H200", 143771, 40960, 1.0, "nvml", "nvml", 3600, 2, "nvidia-smi timed out",
+        m.hardware = {5,
+                      "GPU-5",
+                      "NVIDIA H200",
+                      143771,
+                      40960,
+                      1.0,
+                      "nvml",
+                      "nvml",
+                      3600,
+                      2,
+                      "nvidia-smi timed out",
                       json{{"enabled", false}}};
         m.work = {{"method", "bp"}, {"expected_epochs", 100}};
         m.energy = {{"counters", {{"nvml:5", {{"total_j", 123.5}, {"marginal_j", 99.25}}}}}};
-        m.logs = {{"stdout", "/runs/vgg16_bp/driver_1/stdout.log"}, {"stderr", "/runs/vgg16_bp/driver_1/stderr.log"}};
+        m.logs = {{"stdout", "/runs/vgg16_bp/driver_1/stdout.log"},
+                  {"stderr", "/runs/vgg16_bp/driver_1/stderr.log"}};
         m.run_directory = "/runs/vgg16_bp/driver_1";
         m.cuda_visible_devices = "5";
         m.argv_run = {"python3", "train.py", "--out", "/runs/vgg16_bp/driver_1"};
@@ -69,26 +80,31 @@ private Q_SLOTS:
     {
         const json j = sample().toJson();
         // The job's fields at the top level, as the reference's **job.
-        for (const char* k : {"name", "argv", "cwd", "env", "timeout_seconds", "grace_seconds", "gpu", "result_glob"})
+        for (const char* k :
+             {"name", "argv", "cwd", "env", "timeout_seconds", "grace_seconds", "gpu", "result_glob"})
             QVERIFY2(j.contains(k), k);
         for (const char* k : {"source", "status", "return_code", "histogram", "histogram_sha256", "result",
-                              "result_sha256", "driver_wall_seconds", "completed_unix_time", "hardware", "work",
-                              "energy", "logs", "joulebench_version"})
+                              "result_sha256", "driver_wall_seconds", "completed_unix_time", "hardware",
+                              "work", "energy", "logs", "joulebench_version"})
             QVERIFY2(j.contains(k), k);
         QVERIFY(j.at("histogram") == j.at("result"));
         QVERIFY(j.at("histogram_sha256") == j.at("result_sha256"));
         QCOMPARE(j.at("status").get<std::string>(), std::string("timeout"));
-        for (const char* k : {"physical_index", "uuid", "name", "total_memory_mib", "peak_process_gpu_memory_mib",
-                              "memory_sampling_period_seconds"})
+        for (const char* k : {"physical_index", "uuid", "name", "total_memory_mib",
+                              "peak_process_gpu_memory_mib", "memory_sampling_period_seconds"})
             QVERIFY2(j.at("hardware").contains(k), k);
         QCOMPARE(j.at("hardware").at("peak_process_gpu_memory_mib").get<int>(), 40960);
     }
 
     void textAsPythonWritesIt()
     {
-        const std::string text = jb::manifestText(json{{"b", 1}, {"a", {{"d", "caf\xc3\xa9"}, {"c", nullptr}}}, {"e", json::array()}});
+        const std::string text = jb::manifestText(
+            json{{"b", 1}, {"a", {{"d", "caf\xc3\xa9"}, {"c", nullptr}}}, {"e", json::array()}});
         // json.dump(indent=2, sort_keys=True) + "\n"; non-ASCII escaped as Python's default.
-        QCOMPARE(text, std::string("{\n  \"a\": {\n    \"c\": null,\n    \"d\": \"caf\\u00e9\"\n  },\n  \"b\": 1,\n  \"e\": []\n}\n"));
+        QCOMPARE(
+            text,
+            std::string(
+                "{\n  \"a\": {\n    \"c\": null,\n    \"d\": \"caf\\u00e9\"\n  },\n  \"b\": 1,\n  \"e\": []\n}\n"));
     }
 
     void atomicWrite()
@@ -106,17 +122,30 @@ private Q_SLOTS:
         QVERIFY(*m == sample());
         auto bad = jb::writeJsonAtomic("/nonexistent/dir/manifest.json", json::object());
         QVERIFY(!bad.ok());
-        QVERIFY2(bad.error().find("/nonexistent/dir/manifest.json") != std::string::npos, bad.error().c_str());
+        QVERIFY2(bad.error().find("/nonexistent/dir/manifest.json") != std::string::npos,
+                 bad.error().c_str());
     }
 
     void readsAReferenceManifest()
     {
         // The reference driver writes `histogram` only, and its own job fields.
-        json j = {{"experiment_name", "p2_x"}, {"command", {"python", "x.py"}}, {"stage", "p2"}, {"status", "completed"},
-                  {"return_code", 0}, {"histogram", "/r/h.json"}, {"histogram_sha256", "ff"},
-                  {"driver_wall_seconds", 12.5}, {"completed_unix_time", 1.7e9}, {"source", {{"main_commit", "abc"}}},
-                  {"hardware", {{"physical_index", 5}, {"uuid", "GPU-5"}, {"name", "H200"}, {"total_memory_mib", 143771},
-                                {"peak_process_gpu_memory_mib", 1234}, {"memory_sampling_period_seconds", 1}}},
+        json j = {{"experiment_name", "p2_x"},
+                  {"command", {"python", "x.py"}},
+                  {"stage", "p2"},
+                  {"status", "completed"},
+                  {"return_code", 0},
+                  {"histogram", "/r/h.json"},
+                  {"histogram_sha256", "ff"},
+                  {"driver_wall_seconds", 12.5},
+                  {"completed_unix_time", 1.7e9},
+                  {"source", {{"main_commit", "abc"}}},
+                  {"hardware",
+                   {{"physical_index", 5},
+                    {"uuid", "GPU-5"},
+                    {"name", "H200"},
+                    {"total_memory_mib", 143771},
+                    {"peak_process_gpu_memory_mib", 1234},
+                    {"memory_sampling_period_seconds", 1}}},
                   {"work", {{"forward_parameter_count", 10}}}};
         auto m = jb::JobManifest::fromJson(j, "crossover_manifest.json");
         QVERIFY2(m.ok(), m.ok() ? "" : m.error().c_str());
@@ -134,16 +163,19 @@ private Q_SLOTS:
         j["status"] = "finished";
         auto m = jb::JobManifest::fromJson(j, "m.json");
         QVERIFY(!m.ok());
-        QVERIFY2(m.error().find("m.json: status: expected one of completed") != std::string::npos, m.error().c_str());
+        QVERIFY2(m.error().find("m.json: status: expected one of completed") != std::string::npos,
+                 m.error().c_str());
         j = sample().toJson();
         j["hardware"]["uuid"] = 5;
         m = jb::JobManifest::fromJson(j, "m.json");
         QVERIFY(!m.ok());
-        QVERIFY2(m.error().find("m.json: hardware.uuid: expected a string, found a number") != std::string::npos,
+        QVERIFY2(m.error().find("m.json: hardware.uuid: expected a string, found a number") !=
+                     std::string::npos,
                  m.error().c_str());
         j = sample().toJson();
         j.erase("driver_wall_seconds");
-        QVERIFY(jb::JobManifest::fromJson(j, "m.json").error().find("driver_wall_seconds: missing") != std::string::npos);
+        QVERIFY(jb::JobManifest::fromJson(j, "m.json").error().find("driver_wall_seconds: missing") !=
+                std::string::npos);
     }
 
     void statusNames()
@@ -205,11 +237,14 @@ private Q_SLOTS:
         jbtest::writeText(root + "/out/x2/histogram_2.json", "2");
         jbtest::writeText(root + "/out/.hidden.json", "h");
         jbtest::writeText(root + "/top.json", "t");
-        QCOMPARE(jb::globFiles(root, "out/*/histogram_*.json"),
-                 (std::vector<std::string>{root + "/out/x1/histogram_1.json", root + "/out/x2/histogram_2.json"}));
-        QCOMPARE(jb::globFiles(root, "out/x?/histogram_2.json"), std::vector<std::string>{root + "/out/x2/histogram_2.json"});
+        QCOMPARE(
+            jb::globFiles(root, "out/*/histogram_*.json"),
+            (std::vector<std::string>{root + "/out/x1/histogram_1.json", root + "/out/x2/histogram_2.json"}));
+        QCOMPARE(jb::globFiles(root, "out/x?/histogram_2.json"),
+                 std::vector<std::string>{root + "/out/x2/histogram_2.json"});
         QCOMPARE(jb::globFiles(root, "out/*.json"), std::vector<std::string>{});  // no leading dot for '*'
-        QCOMPARE(jb::globFiles("/elsewhere", root + "/top.json"), std::vector<std::string>{root + "/top.json"});
+        QCOMPARE(jb::globFiles("/elsewhere", root + "/top.json"),
+                 std::vector<std::string>{root + "/top.json"});
         QCOMPARE(jb::globFiles(root, "out"), std::vector<std::string>{});  // folders are not results
     }
 };

@@ -78,18 +78,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("library");
         QTest::addColumn<QString>("extra");  // added to the fake NVML script
         QTest::addColumn<QString>("expected");
-        QTest::newRow("no such gpu") << QStringLiteral("nvml:5") << QStringLiteral(JB_FAKE_NVML_LIB) << QString()
-                                     << QStringLiteral("NVML reports 2 GPU(s), so no GPU 5");
+        QTest::newRow("no such gpu") << QStringLiteral("nvml:5") << QStringLiteral(JB_FAKE_NVML_LIB)
+                                     << QString() << QStringLiteral("NVML reports 2 GPU(s), so no GPU 5");
         QTest::newRow("bad spec") << QStringLiteral("nvml:x") << QStringLiteral(JB_FAKE_NVML_LIB) << QString()
                                   << QStringLiteral("expected nvml:N");
-        QTest::newRow("no library") << QStringLiteral("nvml:0") << QStringLiteral("/nonexistent/libnvidia-ml.so.1")
-                                    << QString() << QStringLiteral("cannot load NVML library '/nonexistent/libnvidia-ml.so.1'");
-        QTest::newRow("old driver") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_OLD_LIB) << QString()
+        QTest::newRow("no library") << QStringLiteral("nvml:0")
+                                    << QStringLiteral("/nonexistent/libnvidia-ml.so.1") << QString()
+                                    << QStringLiteral(
+                                           "cannot load NVML library '/nonexistent/libnvidia-ml.so.1'");
+        QTest::newRow("old driver") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_OLD_LIB)
+                                    << QString()
                                     << QStringLiteral("lacks nvmlDeviceGetTotalEnergyConsumption");
         QTest::newRow("not supported") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_LIB)
                                        << QStringLiteral("no_energy 0\n") << QStringLiteral("Not Supported");
-        QTest::newRow("driver not loaded") << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_LIB)
-                                           << QStringLiteral("init_error 9\n") << QStringLiteral("Driver Not Loaded");
+        QTest::newRow("driver not loaded")
+            << QStringLiteral("nvml:0") << QStringLiteral(JB_FAKE_NVML_LIB)
+            << QStringLiteral("init_error 9\n") << QStringLiteral("Driver Not Loaded");
     }
 
     void errorsSayWhatAndWhy()
@@ -108,7 +112,8 @@ private Q_SLOTS:
             const auto list = jb::listNvmlCounters(fake(lib.c_str()));
             QVERIFY(!list.empty());
             QVERIFY(!list[0].available);
-            QVERIFY2(list[0].reason.find(expected.toStdString()) != std::string::npos, list[0].reason.c_str());
+            QVERIFY2(list[0].reason.find(expected.toStdString()) != std::string::npos,
+                     list[0].reason.c_str());
         }
     }
 

@@ -39,8 +39,9 @@ private Q_SLOTS:
     void parsesStatLines()
     {
         // A comm holding spaces and parentheses: fields count from the last ')'.
-        const std::string line = "4242 (my (odd) name) S 17 4242 4240 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 "
-                                 "987654 1000 10 18446744073709551615\n";
+        const std::string line =
+            "4242 (my (odd) name) S 17 4242 4240 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 "
+            "987654 1000 10 18446744073709551615\n";
         auto e = jb::parseProcStat(line);
         QVERIFY2(e.ok(), e.ok() ? "" : e.error().c_str());
         QCOMPARE(e->pid, std::int64_t(4242));
@@ -67,8 +68,9 @@ private Q_SLOTS:
             p.state = state;
             return p;
         };
-        const std::vector<jb::ProcEntry> all{e(1, 0, 1),   e(10, 1, 10), e(11, 10, 10), e(12, 11, 12), e(13, 12, 12),
-                                             e(20, 1, 10), e(30, 1, 30), e(40, 1, 40),  e(14, 10, 10, 'Z')};
+        const std::vector<jb::ProcEntry> all{e(1, 0, 1),    e(10, 1, 10),  e(11, 10, 10),
+                                             e(12, 11, 12), e(13, 12, 12), e(20, 1, 10),
+                                             e(30, 1, 30),  e(40, 1, 40),  e(14, 10, 10, 'Z')};
         auto found = jb::jobProcesses(all, 10, {10}, {});
         QCOMPARE(found, (std::set<std::int64_t>{10, 11, 12, 13, 20}));
         found = jb::jobProcesses(all, 10, {}, [](std::int64_t pid) { return pid == 30; });
@@ -79,7 +81,8 @@ private Q_SLOTS:
     void scansThisProcess()
     {
         const auto all = jb::scanProcesses("/proc");
-        const auto self = std::find_if(all.begin(), all.end(), [](const jb::ProcEntry& p) { return p.pid == getpid(); });
+        const auto self = std::find_if(all.begin(), all.end(),
+                                       [](const jb::ProcEntry& p) { return p.pid == getpid(); });
         QVERIFY(self != all.end());
         QCOMPARE(self->ppid, std::int64_t(getppid()));
         QCOMPARE(self->session, std::int64_t(getsid(0)));
@@ -91,8 +94,12 @@ private Q_SLOTS:
         const std::string dir = jbtest::str(tmp.path());
         // The leader ignores SIGTERM and leaves two daemons: one in its session, one that left it.
         std::vector<std::string> env = jb::mergedEnvironment({{"JOULEBENCH_JOB_MARKER", "tree-test"}});
-        jb::SessionSpawn a{{jbtest::workerPath(), "--ignore-term", "--daemon", dir + "/d1.pid", "--sleep", "30"},
-                           dir, env, dir + "/out.log", dir + "/err.log"};
+        jb::SessionSpawn a{
+            {jbtest::workerPath(), "--ignore-term", "--daemon", dir + "/d1.pid", "--sleep", "30"},
+            dir,
+            env,
+            dir + "/out.log",
+            dir + "/err.log"};
         auto leader = jb::spawnInSession(a);
         QVERIFY2(leader.ok(), leader.ok() ? "" : leader.error().c_str());
         QCOMPARE(std::int64_t(getsid(pid_t(*leader))), *leader);  // its own session
@@ -117,7 +124,8 @@ private Q_SLOTS:
 
         bool reaped = false;
         int status = 0;
-        const auto ending = jb::endSession("/proc", *leader, reaped, status, "JOULEBENCH_JOB_MARKER=tree-test", 0.2);
+        const auto ending = jb::endSession("/proc", *leader, reaped, status,
+                                           "JOULEBENCH_JOB_MARKER=tree-test", 0.2);
         QVERIFY(ending.sigterm_sent);
         QVERIFY(ending.sigkill_sent);  // they ignored SIGTERM
         QVERIFY(ending.survivors.empty());

@@ -19,8 +19,15 @@ class TestProvenance : public QObject {
 private:
     static void git(const std::string& dir, std::vector<std::string> args)
     {
-        std::vector<std::string> argv{"git", "-C", dir, "-c", "user.name=Test", "-c", "user.email=test@example.org",
-                                      "-c", "commit.gpgsign=false"};
+        std::vector<std::string> argv{"git",
+                                      "-C",
+                                      dir,
+                                      "-c",
+                                      "user.name=Test",
+                                      "-c",
+                                      "user.email=test@example.org",
+                                      "-c",
+                                      "commit.gpgsign=false"};
         argv.insert(argv.end(), args.begin(), args.end());
         auto r = jb::runCapture(argv, "", 30'000);
         QVERIFY2(r.ok() && r->exit_code == 0, r.ok() ? r->err.c_str() : r.error().c_str());
@@ -47,7 +54,8 @@ private Q_SLOTS:
 
     void sha256OfText()
     {
-        QCOMPARE(jb::sha256Text("abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(jb::sha256Text("abc"),
+                 std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
     }
 
     void hashTreeAsTheReference()
@@ -66,7 +74,8 @@ private Q_SLOTS:
         QVERIFY2(h.ok(), h.ok() ? "" : h.error().c_str());
         // Relative paths in byte order ('-' sorts before '/'), each with a NUL, then its bytes.
         QCryptographicHash expected(QCryptographicHash::Sha256);
-        const std::pair<const char*, const char*> files[] = {{"a-b", "1"}, {"a/x.bin", "xx"}, {"b.txt", "B"}, {"f.lnk", "B"}};
+        const std::pair<const char*, const char*> files[] = {
+            {"a-b", "1"}, {"a/x.bin", "xx"}, {"b.txt", "B"}, {"f.lnk", "B"}};
         for (const auto& [rel, content] : files) {
             expected.addData(QByteArrayView(rel));
             expected.addData(QByteArrayView("\0", 1));
@@ -98,7 +107,8 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
         QCOMPARE(r->at("git_commit").get<std::string>().size(), std::size_t(40));
         QCOMPARE(r->at("git_dirty").get<bool>(), false);
-        QCOMPARE(r->at("files").at("protocol.json").get<std::string>(), *jb::sha256File(repo + "/protocol.json"));
+        QCOMPARE(r->at("files").at("protocol.json").get<std::string>(),
+                 *jb::sha256File(repo + "/protocol.json"));
         QCOMPARE(r->at("trees").at("data").at("num_files").get<int>(), 1);
         QCOMPARE(r->at("environment_sha256").get<std::string>(), jb::sha256Text("a==1\nb==2\n"));
         QCOMPARE(r->at("environment_lines").get<int>(), 2);
