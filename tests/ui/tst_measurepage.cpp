@@ -1,0 +1,334 @@
+// The Measure page on real runs: the `sim` counter and the fake decoder child (tests/clients/
+// fakechild), small plans (idle 0.3 s, sample 50 ms). Start is clicked, the test waits on
+// signals, then checks the table, the verdicts, the saved record against the CLI's, Stop in
+// the middle of a round, and closing the window during a run.
+#include "MainWindow.h"
+#include "chart/PowerChart.h"
+#include "common/RecordView.h"
+#include "common/RoundsModel.h"
+#include "common/SummaryStrip.h"
+#include "measure/MeasurePage.h"
+#include "measure/RunController.h"
+#include "measure/RunForm.h"
+#include "measure/StatusLine.h"
+#include "record/RecordJson.h"
+#include "record/Verify.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <set>
+
+namespace {
+
+const QString kFakeChild = QStringLiteral(JB_TEST_BIN_DIR "/fakechild");
+const QString kCli = QStringLiteral(JB_BIN_DIR "/joulebench-cli");
+
+// A small plan: `marker` is a unique file name in the child's argv, to find the process.
+jb::Plan smallPlan(int rounds, int job_ms, const QString& marker)
+{
+    jb::Plan p;
+    p.label = "gui-test";
+    p.rounds = rounds;
+    p.k = 1;
+    p.idle_s = 0.3;
+    p.sample_ms = 50;
+    p.counters = {"sim"};
+    p.meta = jb::ojson{{"suite", "tst_measurepage"}};
+    p.child = {kFakeChild.toStdString(), "serve", "--jobs", "2", "--job-ms", std::to_string(job_ms), "--flag",
+               marker.toStdString()};
+    p.with_samples = true;
+    return p;
+}
+
+// Is a process with `marker` in its command line still alive?
+bool childAlive(const QString& marker)
+{
+    QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
+    while (it.hasNext()) {
+        QFile f(it.next() + QStringLiteral("/cmdline"));
+        if (f.open(QIODevice::ReadOnly) && f.readAll().contains(marker.toUtf8()))
+            return true;
+    }
+    return false;
+}
+
+// Every key path of a JSON value: objects by key, arrays as [] (the union over elements).
+void keyPaths(const jb::ojson& j, const std::string& at, std::set<std::string>& out)
+{
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            out.insert(at + "." + it.key());
+            keyPaths(it.value(), at + "." + it.key(), out);
+        }
+    } else if (j.is_array()) {
+        for (const auto& e : j)
+            keyPaths(e, at + "[]", out);
+    }
+}
+
+std::set<std::string> keyPaths(const jb::ojson& j)
+{
+    std::set<std::string> out;
+    keyPaths(j, "$", out);
+    return out;
+}
+
+QString diff(const std::set<std::string>& a, const std::set<std::string>& b)
+{
+    QStringList only;
+    for (const auto& k : a)
+        if (!b.count(k))
+            only << QStringLiteral("only GUI: ") + QString::fromStdString(k);
+    for (const auto& k : b)
+        if (!a.count(k))
+            only << QStringLiteral("only CLI: ") + QString::fromStdString(k);
+    return only.join(QStringLiteral("; "));
+}
+
+}  // namespace
+
+class TestMeasurePage : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void runShowsRoundsAndVerdicts();
+    void savedRecordMatchesTheCli();
+    void stopMidRoundKeepsTheRoundsDone();
+    void closingTheWindowAsksStopsAndSaves();
+
+private:
+    struct Run {
+        jb::Record record;
+        QString path;
+    };
+    // Clicks Start with `plan` in the form and waits for the run's end.
+    Run runToEnd(jb::MeasurePage& page, const jb::Plan& plan);
+
+    QTemporaryDir dir_;
+};
+
+void TestMeasurePage::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("JouleBenchTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_measurepage"));
+    QSettings().clear();
+    QVERIFY(dir_.isValid());
+    QSettings().setValue(QStringLiteral("records/folder"), dir_.filePath(QStringLiteral("records")));
+    QVERIFY2(QFileInfo(kFakeChild).isExecutable(), qPrintable(kFakeChild + QStringLiteral(" is not built")));
+}
+
+TestMeasurePage::Run TestMeasurePage::runToEnd(jb::MeasurePage& page, const jb::Plan& plan)
+{
+    page.form()->applyPlan(plan);
+    [&] { QVERIFY2(page.form()->problem().isEmpty(), qPrintable(page.form()->problem())); }();
+    QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
+    QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
+    [&] {
+        QVERIFY(page.running());
+        QVERIFY(!page.form()->startButton()->isEnabled());
+        QVERIFY(page.form()->stopButton()->isEnabled());
+        QVERIFY(finished.wait(60000));
+    }();
+    if (finished.isEmpty())
+        return {};
+    return {finished[0][0].value<jb::Record>(), finished[0][1].toString()};
+}
+
+void TestMeasurePage::runShowsRoundsAndVerdicts()
+{
+    jb::MeasurePage page;
+    page.resize(1300, 800);
+    page.show();
+    QSignalSpy rounds(page.controller(), &jb::RunController::roundFinished);
+    QSignalSpy phases(page.controller(), &jb::RunController::phase);
+    const Run run = runToEnd(page, smallPlan(2, 100, dir_.filePath(QStringLiteral("run1.flag"))));
+    QVERIFY(!QTest::currentTestFailed());
+    const jb::Record& r = run.record;
+    QCOMPARE(r.status, std::optional<std::string>("complete"));
+    QCOMPARE(r.rounds.size(), std::size_t(2));
+    QCOMPARE(rounds.count(), 2);
+    QCOMPARE(phases.count(), 10);  // 3 idle brackets and 2 busy windows, each started and ended
+    QVERIFY(!page.running());
+    QVERIFY(page.form()->startButton()->isEnabled());
+
+    // The table: one row per round, the verdict the session computed, as a badge.
+    const jb::RoundsModel* m = page.view()->roundsModel();
+    QCOMPARE(m->rowCount(), 2);
+    QCOMPARE(m->counter(), std::string("sim"));
+    for (int i = 0; i < 2; ++i) {
+        const jb::CounterRound* c = r.rounds[std::size_t(i)].counter("sim");
+        QVERIFY(c && c->verdict);
+        // The child busy-loops a core: +15 W over 20 W with 0.15 W of noise is far above it.
+        QCOMPARE(*c->verdict, std::string("clean"));
+        QCOMPARE(m->index(i, jb::RoundsModel::VerdictCol).data(jb::RoundsModel::VerdictRole).toString(),
+                 QStringLiteral("clean"));
+        QCOMPARE(m->index(i, jb::RoundsModel::DecodesCol).data().toString(), QStringLiteral("2"));
+        QCOMPARE(m->index(i, jb::RoundsModel::MarginalCol).data(jb::RoundsModel::SortRole).toDouble(),
+                 c->marginal_nj / 1e9);
+    }
+    const QString summary = page.view()->summary()->plainText();
+    QVERIFY2(summary.contains(QStringLiteral("J per decode")) && summary.contains(QStringLiteral("2 clean")),
+             qPrintable(summary));
+
+    // The chart kept the run and its phases: idle brackets and busy windows shaded.
+    QVERIFY(page.view()->chart()->pointCount() > 10);
+    QVERIFY(r.rounds[0].brackets);
+    const auto& first = (*r.rounds[0].brackets)[0];
+    const double mid_s = double((first[0] + first[1]) / 2 - page.view()->originNs()) / 1e9;
+    QVERIFY(page.view()->chart()->describeAt(mid_s).contains(QStringLiteral("idle before round 1")));
+
+    // Saved by itself: the very bytes the CLI writes for this record, with raw samples.
+    QVERIFY(QFileInfo::exists(run.path));
+    QVERIFY(page.statusLine()->messageText().contains(run.path));
+    QFile f(run.path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().toStdString(), jb::dumpRecord(r));
+    QVERIFY(r.samplesOf("sim") && r.samplesOf("sim")->size() > 20);
+    // Its figures are what the shared statistics compute from those samples.
+    auto loaded = jb::loadRecord(run.path.toStdString());
+    QVERIFY2(loaded, loaded ? "" : loaded.error().c_str());
+    const jb::VerifyReport v = jb::verifyRecord(loaded.value());
+    QVERIFY2(v.agrees(), v.disagreements.empty() ? v.why_not.c_str() : v.disagreements.front().path.c_str());
+}
+
+void TestMeasurePage::savedRecordMatchesTheCli()
+{
+    QVERIFY2(QFileInfo(kCli).isExecutable(), qPrintable(kCli + QStringLiteral(" is not built")));
+    const jb::Plan plan = smallPlan(2, 100, dir_.filePath(QStringLiteral("run2.flag")));
+    jb::MeasurePage page;
+    const Run gui = runToEnd(page, plan);
+    QVERIFY(!QTest::currentTestFailed());
+
+    // The CLI on the same plan, with raw samples.
+    const QString cliOut = dir_.filePath(QStringLiteral("cli.json"));
+    QStringList args{QStringLiteral("measure"), QStringLiteral("--label"), QStringLiteral("gui-test"),
+                     QStringLiteral("--rounds"), QStringLiteral("2"), QStringLiteral("--k"), QStringLiteral("1"),
+                     QStringLiteral("--idle-s"), QStringLiteral("0.3"), QStringLiteral("--sample-ms"), QStringLiteral("50"),
+                     QStringLiteral("--counter"), QStringLiteral("sim"), QStringLiteral("--samples"),
+                     QStringLiteral("--meta"), QString::fromStdString(plan.meta.dump()), QStringLiteral("--out"), cliOut,
+                     QStringLiteral("--")};
+    for (const std::string& a : plan.child)
+        args << QString::fromStdString(a);
+    QProcess cli;
+    cli.start(kCli, args);
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+
+    auto cliRecord = jb::loadRecord(cliOut.toStdString());
+    auto guiRecord = jb::loadRecord(gui.path.toStdString());
+    QVERIFY(cliRecord && guiRecord);
+    // Same keys, to the last nested one.
+    const auto cliKeys = keyPaths(jb::toJson(cliRecord.value()));
+    const auto guiKeys = keyPaths(jb::toJson(guiRecord.value()));
+    QVERIFY2(cliKeys == guiKeys, qPrintable(diff(guiKeys, cliKeys)));
+    // And the file on disk is that JSON (nothing added or lost in reading it back).
+    QFile f(gui.path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto onDisk = jb::parseJsonText(f.readAll().toStdString());
+    QVERIFY(onDisk);
+    QVERIFY2(keyPaths(onDisk.value()) == cliKeys, qPrintable(diff(keyPaths(onDisk.value()), cliKeys)));
+    // The plan's figures agree value for value.
+    const jb::Record& a = guiRecord.value();
+    const jb::Record& b = cliRecord.value();
+    QCOMPARE(a.label, b.label);
+    QCOMPARE(a.meta, b.meta);
+    QCOMPARE(a.k, b.k);
+    QCOMPARE(a.jobs, b.jobs);
+    QCOMPARE(a.counters, b.counters);
+    QCOMPARE(a.idle_s, b.idle_s);
+    QCOMPARE(a.sample_s, b.sample_s);
+    QCOMPARE(a.child, b.child);
+    QCOMPARE(a.rounds.size(), b.rounds.size());
+    for (std::size_t i = 0; i < a.rounds.size(); ++i)
+        QCOMPARE(a.rounds[i].decodes, b.rounds[i].decodes);
+}
+
+void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
+{
+    jb::MeasurePage page;
+    page.show();
+    const QString marker = dir_.filePath(QStringLiteral("stop.flag"));
+    page.form()->applyPlan(smallPlan(3, 400, marker));  // each busy window 0.8 s
+    QSignalSpy rounds(page.controller(), &jb::RunController::roundFinished);
+    QSignalSpy phases(page.controller(), &jb::RunController::phase);
+    QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
+    QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(rounds.count(), 1, 30000);
+    // Wait for round 2 to be under way, then Stop.
+    auto busyInRound2 = [&] {
+        if (phases.isEmpty())
+            return false;
+        const auto e = phases.last()[0].value<jb::PhaseEvent>();
+        return e.kind == jb::PhaseEvent::BusyStarted && e.round == 1;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(busyInRound2(), 30000);
+    QVERIFY(childAlive(marker));
+    QTest::mouseClick(page.form()->stopButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(20000));
+
+    const auto r = finished[0][0].value<jb::Record>();
+    QVERIFY(r.isAborted());
+    QVERIFY2(r.error && QString::fromStdString(*r.error).contains(QStringLiteral("stopped")), r.error ? r.error->c_str() : "");
+    QCOMPARE(r.rounds.size(), std::size_t(1));
+    QCOMPARE(page.view()->roundsModel()->rowCount(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);  // Stop ended the child
+    // What was measured stays on screen and is saved as an aborted record.
+    QVERIFY(page.view()->chart()->pointCount() > 10);
+    QVERIFY(page.banner()->isVisible());
+    QVERIFY(page.banner()->text().contains(QStringLiteral("aborted")));
+    const QString path = finished[0][1].toString();
+    QVERIFY2(path.endsWith(QStringLiteral("-aborted.json")), qPrintable(path));
+    auto loaded = jb::loadRecord(path.toStdString());
+    QVERIFY(loaded);
+    QVERIFY(loaded->isAborted());
+    QCOMPARE(loaded->rounds.size(), std::size_t(1));
+    QVERIFY(loaded->samplesOf("sim") && !loaded->samplesOf("sim")->empty());
+}
+
+void TestMeasurePage::closingTheWindowAsksStopsAndSaves()
+{
+    jb::MainWindow w;
+    int asked = 0;
+    bool answer = false;
+    w.confirmStopRun = [&] {
+        ++asked;
+        return answer;
+    };
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    jb::MeasurePage* page = w.measurePage();
+    const QString marker = dir_.filePath(QStringLiteral("close.flag"));
+    page->form()->applyPlan(smallPlan(3, 400, marker));
+    QSignalSpy phases(page->controller(), &jb::RunController::phase);
+    QSignalSpy finished(page, &jb::MeasurePage::runFinished);
+    page->start();
+    QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);  // round 1 is busy
+
+    QVERIFY(!w.close());  // "no": the run goes on
+    QCOMPARE(asked, 1);
+    QVERIFY(page->running());
+    QVERIFY(w.isVisible());
+
+    answer = true;
+    QVERIFY(!w.close());  // the window waits for the run to end and be saved
+    QCOMPARE(asked, 2);
+    QVERIFY(finished.wait(20000));
+    QTRY_VERIFY(!w.isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);
+    const auto r = finished[0][0].value<jb::Record>();
+    QVERIFY(r.isAborted());
+    QVERIFY(QString::fromStdString(r.error.value_or("")).contains(QStringLiteral("window was closed")));
+    QVERIFY(QFileInfo::exists(finished[0][1].toString()));
+}
+
+QTEST_MAIN(TestMeasurePage)
+#include "tst_measurepage.moc"

@@ -1,0 +1,242 @@
+#include "MainWindow.h"
+
+#include "common/RecentFiles.h"
+#include "common/RecordFiles.h"
+#include "measure/MeasurePage.h"
+#include "record/Record.h"
+#include "stats/Statistics.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+
+namespace jb {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , tabs_(new QTabWidget(this))
+    , measure_(new MeasurePage({}, this))
+    , recent_(new RecentFiles(this))
+{
+    setWindowTitle(tr("JouleBench"));
+    setAcceptDrops(true);
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(measure_, tr("Measure"));
+    setCentralWidget(tabs_);
+    buildMenus();
+
+    confirmStopRun = [this] {
+        return QMessageBox::question(this, tr("A run is going"),
+                                     tr("Stop the run, save what it has measured, and close?"),
+                                     QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+            == QMessageBox::Yes;
+    };
+    connect(measure_, &MeasurePage::runningChanged, this, &MainWindow::updateActions);
+    connect(measure_, &MeasurePage::hasRecordChanged, this, &MainWindow::updateActions);
+    connect(measure_, &MeasurePage::recordSaved, recent_, &RecentFiles::add);
+    connect(measure_, &MeasurePage::recordOpened, recent_, &RecentFiles::add);
+    connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+    connect(measure_, &MeasurePage::readyToClose, this, [this] {
+        if (closeAfterRun_)
+            close();
+    });
+
+    const QByteArray geometry = QSettings().value(QStringLiteral("window/geometry")).toByteArray();
+    if (geometry.isEmpty() || !restoreGeometry(geometry))
+        resize(1400, 860);
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPage(QWidget* page, const QString& title)
+{
+    tabs_->addTab(page, title);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open Record…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* save = file->addAction(tr("&Save Record As…"), this, &MainWindow::saveAsDialog);
+    save->setShortcut(QKeySequence::Save);
+    needRecord_ << save;
+    QMenu* exp = file->addMenu(tr("&Export"));
+    auto addExport = [&](const QString& text, const QString& filter, const QString& suffix,
+                         std::function<Status(const QString&)> fn) {
+        QAction* a = exp->addAction(text, this, [=, this] {
+            exportDialog(text, filter, suffix, [fn](const QString& path, QString* error) {
+                const Status st = fn(path);
+                if (!st)
+                    *error = QString::fromStdString(st.error());
+                return bool(st);
+            });
+        });
+        needRecord_ << a;
+    };
+    MeasurePage* m = measure_;
+    addExport(tr("Rounds as CSV…"), tr("CSV files (*.csv)"), QStringLiteral("-rounds.csv"),
+              [m](const QString& p) { return m->exportRoundsCsv(p); });
+    addExport(tr("Samples as CSV…"), tr("CSV files (*.csv)"), QStringLiteral("-samples.csv"),
+              [m](const QString& p) { return m->exportSamplesCsv(p); });
+    addExport(tr("Chart as PNG…"), tr("PNG images (*.png)"), QStringLiteral(".png"),
+              [m](const QString& p) { return m->exportChartPng(p); });
+    addExport(tr("Chart as SVG…"), tr("SVG images (*.svg)"), QStringLiteral(".svg"),
+              [m](const QString& p) { return m->exportChartSvg(p); });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    start_ = run->addAction(tr("&Start"), measure_, &MeasurePage::start);
+    start_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    stop_ = run->addAction(tr("S&top"), measure_, &MeasurePage::stop);
+    stop_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Verdicts"), this, [this] {
+        QMessageBox::information(this, tr("Verdicts"), QString::fromStdString(verdictThresholdsText()));
+    });
+    help->addAction(tr("&About JouleBench"), this, [this] {
+        QMessageBox::about(this, tr("About JouleBench"),
+                           tr("<b>JouleBench %1</b><p>Live energy measurement of decoders and GPU jobs: idle brackets "
+                              "around measured rounds, marginal energy per decode, and a verdict on how far the "
+                              "signal stands above the idle noise.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = recent_->files();
+    for (const QString& f : files) {
+        QAction* a = recentMenu_->addAction(QFileInfo(f).fileName(), this, [this, f] { openRecord(f); });
+        a->setToolTip(f);
+        a->setStatusTip(f);
+    }
+    if (files.isEmpty()) {
+        recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+        return;
+    }
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear List"), recent_, &RecentFiles::clear);
+}
+
+void MainWindow::updateActions()
+{
+    const bool running = measure_->running();
+    for (QAction* a : needRecord_)
+        a->setEnabled(!running && measure_->hasRecord());
+    start_->setEnabled(!running);
+    stop_->setEnabled(running);
+    recentMenu_->setEnabled(!running);
+}
+
+void MainWindow::showError(const QString& what, const QString& message)
+{
+    QMessageBox::warning(this, what, message);
+}
+
+bool MainWindow::openRecord(const QString& path)
+{
+    const Status st = measure_->openRecord(path);
+    if (!st) {
+        if (!QFileInfo::exists(path))
+            recent_->remove(path);
+        showError(tr("Cannot open the record"), QString::fromStdString(st.error()));
+        return false;
+    }
+    tabs_->setCurrentWidget(measure_);
+    return true;
+}
+
+void MainWindow::openDialog()
+{
+    const QString start = recent_->files().isEmpty() ? autosaveFolder() : QFileInfo(recent_->files().front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Record"), start, tr("JouleBench records (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openRecord(path);
+}
+
+void MainWindow::saveAsDialog()
+{
+    QString suggestion = measure_->recordPath();
+    if (suggestion.isEmpty())
+        suggestion = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("record.json"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Record As"), suggestion, tr("JouleBench records (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (const Status st = measure_->saveRecord(path); !st)
+        showError(tr("Cannot save the record"), QString::fromStdString(st.error()));
+}
+
+void MainWindow::exportDialog(const QString& title, const QString& filter, const QString& suffix,
+                              const std::function<bool(const QString&, QString*)>& write)
+{
+    QString base = measure_->recordPath();
+    if (base.endsWith(QStringLiteral(".json")))
+        base.chop(5);
+    if (base.isEmpty())
+        base = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("joulebench"));
+    QString t = title;
+    t.remove(QStringLiteral("…"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(t), base + suffix, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!write(path, &error))
+        showError(tr("Cannot export"), error);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    if (!measure_->running()) {
+        QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
+        e->accept();
+        return;
+    }
+    e->ignore();
+    if (closeAfterRun_ || !confirmStopRun || !confirmStopRun())
+        return;
+    // Stop the child, save what was measured, then close (readyToClose).
+    closeAfterRun_ = true;
+    measure_->stopForClose();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (!measure_->running() && e->mimeData()->hasUrls()) {
+        for (const QUrl& u : e->mimeData()->urls())
+            if (u.isLocalFile()) {
+                e->acceptProposedAction();
+                return;
+            }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    for (const QUrl& u : e->mimeData()->urls()) {
+        if (u.isLocalFile()) {
+            openRecord(u.toLocalFile());
+            e->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+}  // namespace jb

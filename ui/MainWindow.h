@@ -1,0 +1,57 @@
+#pragma once
+// The dashboard's window: its pages in tabs, the menus, recent files, opening records by
+// drag and drop; nothing else (each page does its own work).
+#include <QMainWindow>
+
+#include <functional>
+
+class QMenu;
+class QTabWidget;
+
+namespace jb {
+
+class MeasurePage;
+class RecentFiles;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    MeasurePage* measurePage() const { return measure_; }
+    // Another page (Inspector, Noise, Jobs: their own libraries, added by the app's main).
+    void addPage(QWidget* page, const QString& title);
+    QTabWidget* pages() const { return tabs_; }
+    RecentFiles* recentFiles() const { return recent_; }
+    // Opens a record on the Measure page; a failure is shown and returned false.
+    bool openRecord(const QString& path);
+    // Asked when the window is closed during a run; tests replace it. Default: a question box.
+    std::function<bool()> confirmStopRun;
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void updateActions();
+    void showError(const QString& what, const QString& message);
+    void openDialog();
+    void saveAsDialog();
+    void exportDialog(const QString& title, const QString& filter, const QString& suffix,
+                      const std::function<bool(const QString&, QString*)>& write);
+
+    QTabWidget* tabs_;
+    MeasurePage* measure_;
+    RecentFiles* recent_;
+    QMenu* recentMenu_ = nullptr;
+    QList<QAction*> needRecord_;
+    QAction* start_ = nullptr;
+    QAction* stop_ = nullptr;
+    bool closeAfterRun_ = false;
+};
+
+}  // namespace jb

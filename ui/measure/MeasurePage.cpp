@@ -1,0 +1,396 @@
+#include "measure/MeasurePage.h"
+
+#include "base/Clock.h"
+#include "chart/PowerChart.h"
+#include "common/CsvExport.h"
+#include "common/Format.h"
+#include "common/RecordFiles.h"
+#include "common/RecordView.h"
+#include "measure/LiveFigures.h"
+#include "measure/RunController.h"
+#include "measure/RunForm.h"
+#include "measure/StatusLine.h"
+#include "sampling/SampleStore.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace jb {
+
+MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
+    : QWidget(parent)
+    , form_(new RunForm(std::move(options), this))
+    , view_(new RecordView(this))
+    , status_(new StatusLine(this))
+    , controller_(new RunController(this))
+    , banner_(new QLabel(this))
+{
+    banner_->setObjectName(QStringLiteral("banner"));
+    banner_->setWordWrap(true);
+    banner_->setTextFormat(Qt::PlainText);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->hide();
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(form_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(form_->minimumSizeHint().width() + 24);
+
+    auto* right = new QWidget(this);
+    auto* rv = new QVBoxLayout(right);
+    rv->setContentsMargins(4, 0, 0, 0);
+    rv->addWidget(banner_);
+    rv->addWidget(view_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(6, 6, 6, 0);
+    v->addWidget(split, 1);
+    v->addWidget(status_);
+
+    connect(form_, &RunForm::startRequested, this, &MeasurePage::start);
+    connect(form_, &RunForm::stopRequested, this, &MeasurePage::stop);
+    connect(controller_, &RunController::started, this, &MeasurePage::onStarted);
+    connect(controller_, &RunController::childReady, this, &MeasurePage::onChildReady);
+    connect(controller_, &RunController::phase, this, &MeasurePage::onPhase);
+    connect(controller_, &RunController::roundFinished, this, &MeasurePage::onRound);
+    connect(controller_, &RunController::warning, this, &MeasurePage::onWarning);
+    connect(controller_, &RunController::finished, this, &MeasurePage::onFinished);
+    connect(view_, &RecordView::counterChanged, this, &MeasurePage::updateStatus);
+    statusTimer_.setInterval(250);
+    connect(&statusTimer_, &QTimer::timeout, this, &MeasurePage::updateStatus);
+
+    form_->loadSettings();
+    status_->setMessage(tr("Ready. Fill in the form and press Start, or open a record (Ctrl+O)."));
+}
+
+MeasurePage::~MeasurePage() = default;
+
+bool MeasurePage::running() const
+{
+    return controller_->running();
+}
+
+const Record& MeasurePage::record() const
+{
+    return view_->record();
+}
+
+void MeasurePage::setBanner(const QString& text, bool error)
+{
+    banner_->setText(text);
+    banner_->setStyleSheet(error ? QStringLiteral("QLabel { background: #ffebee; color: #b71c1c; border: 1px solid #ef9a9a;"
+                                                  " border-radius: 4px; padding: 6px; }")
+                                 : QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; border: 1px solid #90caf9;"
+                                                  " border-radius: 4px; padding: 6px; }"));
+    banner_->setVisible(!text.isEmpty());
+}
+
+void MeasurePage::start()
+{
+    if (running())
+        return;
+    auto plan = form_->plan();
+    if (!plan) {
+        status_->setMessage(QString::fromStdString(plan.error()), StatusLine::Tone::Error);
+        return;
+    }
+    if (Status st = controller_->start(plan.value()); !st) {
+        status_->setMessage(QString::fromStdString(st.error()), StatusLine::Tone::Error);
+        return;
+    }
+    const Plan& p = plan.value();
+    base_ = Record{};
+    base_.label = p.label;
+    base_.meta = p.meta;
+    base_.k = p.k;
+    base_.counters = p.counters;
+    base_.idle_s = p.idle_s;
+    base_.sample_s = p.periodS();
+    base_.child = p.child;
+    origin_ns_ = 0;
+    busy_ = false;
+    rounds_done_ = 0;
+    warnings_.clear();
+    read_only_ = false;
+    has_record_ = false;
+    record_path_.clear();
+    phase_text_ = tr("starting the counters…");
+    setBanner({}, false);
+    view_->clear(tr("Starting…"));
+    form_->setRunning(true);
+    status_->setMessage(QString());
+    updateStatus();
+    statusTimer_.start();
+    emit hasRecordChanged(false);
+    emit runningChanged(true);
+}
+
+void MeasurePage::stop()
+{
+    if (!running())
+        return;
+    phase_text_ = tr("stopping…");
+    controller_->stop();
+    updateStatus();
+}
+
+void MeasurePage::stopForClose()
+{
+    closing_ = true;
+    if (!running()) {
+        emit readyToClose();
+        return;
+    }
+    phase_text_ = tr("stopping…");
+    controller_->abort(QStringLiteral("the window was closed during the run"));
+}
+
+void MeasurePage::onStarted(qint64 origin_ns, const QStringList& counters)
+{
+    origin_ns_ = origin_ns;
+    const Plan& p = controller_->plan();
+    view_->beginLive(origin_ns, controller_->stores(), p.expectedDurationS(0.0), base_);
+    phase_text_ = tr("starting the child…");
+    status_->setCounter(counters.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
+                        fmt::fixed(p.sample_ms, 0) + tr(" ms"));
+    updateStatus();
+}
+
+void MeasurePage::onChildReady(qint64 jobs)
+{
+    base_.jobs = jobs;
+    phase_text_ = tr("child ready: %n job(s) per pass", nullptr, int(jobs));
+    updateStatus();
+}
+
+void MeasurePage::onPhase(const PhaseEvent& e)
+{
+    view_->applyPhase(e);
+    const int rounds = controller_->plan().rounds;
+    switch (e.kind) {
+    case PhaseEvent::IdleStarted:
+        busy_ = false;
+        phase_text_ = e.round < 0 ? tr("idle before round 1") : tr("idle after round %1 of %2").arg(e.round + 1).arg(rounds);
+        break;
+    case PhaseEvent::IdleEnded: phase_text_ = tr("settling"); break;
+    case PhaseEvent::BusyStarted:
+        busy_ = true;
+        busy_t0_ns_ = e.t_ns;
+        phase_text_ = tr("round %1 of %2: busy").arg(e.round + 1).arg(rounds);
+        break;
+    case PhaseEvent::BusyEnded:
+        busy_ = false;
+        phase_text_ = tr("round %1 of %2: done").arg(e.round + 1).arg(rounds);
+        break;
+    }
+    updateStatus();
+}
+
+void MeasurePage::onRound(int index, const Round& r)
+{
+    view_->applyRound(index, r);
+    rounds_done_ = std::max(rounds_done_, index + 1);
+    updateStatus();
+}
+
+void MeasurePage::onWarning(const QString& message)
+{
+    warnings_ << message;
+    status_->setMessage(tr("warning: %1").arg(message), StatusLine::Tone::Error);
+}
+
+void MeasurePage::onFinished(const Record& r)
+{
+    statusTimer_.stop();
+    form_->setRunning(false);
+    view_->endLive(r);
+    has_record_ = true;
+    read_only_ = false;
+
+    // Every finished run is saved by itself: nothing measured is lost.
+    const QString path = QDir(autosaveFolder()).filePath(autosaveName(r, QDateTime::currentDateTime()));
+    const Status saved = saveRecordFile(r, path);
+    if (saved)
+        record_path_ = path;
+
+    const int n = int(r.rounds.size());
+    if (r.isAborted()) {
+        phase_text_ = tr("aborted");
+        QString text = tr("Run aborted: %1").arg(QString::fromStdString(r.error.value_or("no reason given")));
+        text += n > 0 ? tr("\nThe %n finished round(s) are kept", nullptr, n) : tr("\nNo round finished");
+        text += saved ? tr(" and saved as an aborted record: %1").arg(path) : tr(", but could not be saved: %1").arg(QString::fromStdString(saved.error()));
+        setBanner(text, true);
+        status_->setMessage(saved ? tr("Aborted record saved to %1").arg(path) : QString::fromStdString(saved.error()),
+                            StatusLine::Tone::Error);
+    } else {
+        phase_text_ = tr("complete");
+        setBanner({}, false);
+        status_->setMessage(saved ? tr("Run complete: %n round(s), saved to %1", nullptr, n).arg(path)
+                                  : tr("Run complete, but the record could not be saved: %1").arg(QString::fromStdString(saved.error())),
+                            saved ? StatusLine::Tone::Good : StatusLine::Tone::Error);
+    }
+    updateStatus();
+    status_->hideProgress();
+    emit runningChanged(false);
+    emit hasRecordChanged(true);
+    if (saved)
+        emit recordSaved(path);
+    emit runFinished(r, saved ? path : QString());
+    if (closing_)
+        emit readyToClose();
+}
+
+void MeasurePage::updateStatus()
+{
+    status_->setPhase(phase_text_);
+    if (!running()) {
+        if (read_only_ || has_record_) {
+            const Record& r = view_->record();
+            QStringList c;
+            for (const std::string& s : r.counters)
+                c << QString::fromStdString(s);
+            status_->setCounter(c.join(QStringLiteral(", ")) + QStringLiteral(" · ") + fmt::fixed(r.sample_s * 1000.0, 0) +
+                                tr(" ms"));
+            std::optional<SamplerFigures> f;
+            for (const auto& [spec, figs] : r.sampler)
+                if (spec == view_->counter())
+                    f = figs;
+            if (f)
+                status_->setFigures(tr("late p50 %1, max %2 · updates every %3")
+                                        .arg(fmt::duration(double(f->lateness_p50_ns) / 1e9),
+                                             fmt::duration(double(f->lateness_max_ns) / 1e9),
+                                             f->update_cadence_ms ? fmt::duration(*f->update_cadence_ms / 1000.0) : tr("–")));
+            else
+                status_->setFigures(QString());
+        }
+        return;
+    }
+    if (origin_ns_ == 0)
+        return;
+    const Plan& p = controller_->plan();
+    // Sampler lateness and counter cadence of the counter on show, from its store.
+    for (const auto& [spec, store] : view_->stores()) {
+        if (spec != view_->counter())
+            continue;
+        LiveSamplerFigures f;
+        store->read([&](const std::vector<Interval>& v) { f = liveFigures(v, std::int64_t(p.sample_ms * 1e6)); });
+        if (f.lateness_p50_ms)
+            status_->setFigures(tr("late p50 %1, max %2 · updates every %3")
+                                    .arg(fmt::duration(*f.lateness_p50_ms / 1000.0), fmt::duration(*f.lateness_max_ms / 1000.0),
+                                         f.cadence_ms ? fmt::duration(*f.cadence_ms / 1000.0) : tr("–")));
+    }
+    // Progress over the whole plan: the busy time of a round is estimated from those done
+    // (or from the one going on, while none is done).
+    const double elapsed_s = double(monotonicNs() - origin_ns_) / 1e9;
+    double busy_s = 0;
+    const Record& r = view_->record();
+    if (rounds_done_ > 0) {
+        double sum = 0;
+        int n = 0;
+        for (const Round& round : r.rounds)
+            if (round.window_ns > 0) {
+                sum += double(round.window_ns) / 1e9;
+                ++n;
+            }
+        busy_s = n ? sum / n : 0;
+    }
+    if (busy_)
+        busy_s = std::max(busy_s, double(monotonicNs() - busy_t0_ns_) / 1e9);
+    const double total_s = std::max(p.expectedDurationS(busy_s), 1e-3);
+    const double eta_s = std::max(0.0, total_s - elapsed_s);
+    status_->setProgress(std::min(elapsed_s / total_s, 0.99), elapsed_s, eta_s);
+}
+
+Status MeasurePage::openRecord(const QString& path)
+{
+    if (running())
+        return Error{"a run is going: stop it before opening a record"};
+    auto r = openRecordFile(path);
+    if (!r)
+        return Error{r.error()};
+    view_->showRecord(r.value());
+    has_record_ = true;
+    read_only_ = true;
+    record_path_ = QFileInfo(path).absoluteFilePath();
+    phase_text_.clear();
+    const Record& rec = r.value();
+    QString what = tr("Viewing %1 (read-only)").arg(QFileInfo(path).fileName());
+    if (rec.label)
+        what += tr(": \"%1\"").arg(QString::fromStdString(*rec.label));
+    what += tr(", %n round(s)", nullptr, int(rec.rounds.size()));
+    if (rec.isAborted())
+        what += tr(", aborted: %1").arg(QString::fromStdString(rec.error.value_or("")));
+    if (rec.samples.empty())
+        what += tr(". It holds no raw samples, so there is no chart.");
+    what += tr(". Start runs a new measurement.");
+    setBanner(what, false);
+    status_->setMessage(tr("Opened %1").arg(record_path_));
+    status_->hideProgress();
+    updateStatus();
+    emit hasRecordChanged(true);
+    emit recordOpened(record_path_);
+    return Ok{};
+}
+
+Status MeasurePage::saveRecord(const QString& path)
+{
+    if (running())
+        return Error{"the run is still going: it is saved by itself when it ends"};
+    if (!has_record_)
+        return Error{"there is no record to save yet"};
+    if (Status st = saveRecordFile(view_->record(), path); !st)
+        return st;
+    record_path_ = QFileInfo(path).absoluteFilePath();
+    status_->setMessage(tr("Saved %1").arg(record_path_), StatusLine::Tone::Good);
+    emit recordSaved(record_path_);
+    return Ok{};
+}
+
+Status MeasurePage::exportRoundsCsv(const QString& path) const
+{
+    return writeTextFile(path, roundsCsv(view_->record()));
+}
+
+Status MeasurePage::exportSamplesCsv(const QString& path) const
+{
+    NamedIntervals samples = view_->record().samples;
+    if (samples.empty())  // a live run: the stores hold them
+        for (const auto& [spec, store] : view_->stores())
+            samples.emplace_back(spec, store->all());
+    return writeTextFile(path, samplesCsv(samples));
+}
+
+QString MeasurePage::exportTitle() const
+{
+    const Record& r = view_->record();
+    QString t = r.label ? QString::fromStdString(*r.label) : tr("JouleBench run");
+    if (!view_->counter().empty())
+        t += QStringLiteral(" · ") + QString::fromStdString(view_->counter());
+    return t;
+}
+
+Status MeasurePage::exportChartPng(const QString& path)
+{
+    return view_->chart()->savePng(path, exportTitle());
+}
+
+Status MeasurePage::exportChartSvg(const QString& path)
+{
+    return view_->chart()->saveSvg(path, exportTitle());
+}
+
+}  // namespace jb

@@ -1,0 +1,94 @@
+#pragma once
+// The Measure page: the run form on the left; the run on the right (chart, summary, rounds
+// table: a RecordView); the status line below. It starts and stops runs (RunController),
+// saves every finished run by itself, and shows opened records read-only.
+#include "base/Result.h"
+#include "counters/CounterRegistry.h"
+#include "record/Record.h"
+#include "session/Session.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+
+namespace jb {
+
+class RecordView;
+class RunController;
+class RunForm;
+class StatusLine;
+
+class MeasurePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit MeasurePage(CounterOptions options = {}, QWidget* parent = nullptr);
+    ~MeasurePage() override;
+
+    RunForm* form() const { return form_; }
+    RecordView* view() const { return view_; }
+    StatusLine* statusLine() const { return status_; }
+    RunController* controller() const { return controller_; }
+    QLabel* banner() const { return banner_; }
+
+    bool running() const;
+    bool hasRecord() const { return has_record_; }  // a finished run or an opened record
+    bool readOnly() const { return read_only_; }    // an opened record
+    const Record& record() const;
+    QString recordPath() const { return record_path_; }  // where the record shown lies on disk
+
+    Status openRecord(const QString& path);
+    Status saveRecord(const QString& path);
+    Status exportRoundsCsv(const QString& path) const;
+    Status exportSamplesCsv(const QString& path) const;
+    Status exportChartPng(const QString& path);
+    Status exportChartSvg(const QString& path);
+    // A title for exports: "label · counter".
+    QString exportTitle() const;
+
+    // The window is closing during a run: end it, save what it measured, then readyToClose().
+    void stopForClose();
+
+public slots:
+    void start();
+    void stop();
+
+signals:
+    void runningChanged(bool running);
+    void hasRecordChanged(bool has);
+    void recordSaved(const QString& path);
+    void recordOpened(const QString& path);
+    void runFinished(const jb::Record& record, const QString& savedPath);
+    void readyToClose();
+
+private:
+    void onStarted(qint64 origin_ns, const QStringList& counters);
+    void onChildReady(qint64 jobs);
+    void onPhase(const PhaseEvent& e);
+    void onRound(int index, const Round& r);
+    void onWarning(const QString& message);
+    void onFinished(const Record& r);
+    void updateStatus();
+    void setBanner(const QString& text, bool error);
+
+    RunForm* form_;
+    RecordView* view_;
+    StatusLine* status_;
+    RunController* controller_;
+    QLabel* banner_;
+    QTimer statusTimer_;
+
+    Record base_;  // the plan's figures, shown before the session's record arrives
+    std::int64_t origin_ns_ = 0;
+    std::int64_t busy_t0_ns_ = 0;
+    bool busy_ = false;
+    int rounds_done_ = 0;
+    QString phase_text_;
+    QStringList warnings_;
+    bool has_record_ = false;
+    bool read_only_ = false;
+    bool closing_ = false;
+    QString record_path_;
+};
+
+}  // namespace jb
