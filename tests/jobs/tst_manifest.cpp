@@ -128,33 +128,27 @@ private Q_SLOTS:
 
     void readsAReferenceManifest()
     {
-        // The reference driver writes `histogram` only, and its own job fields.
-        json j = {{"experiment_name", "p2_x"},
-                  {"command", {"python", "x.py"}},
-                  {"stage", "p2"},
-                  {"status", "completed"},
-                  {"return_code", 0},
-                  {"histogram", "/r/h.json"},
-                  {"histogram_sha256", "ff"},
-                  {"driver_wall_seconds", 12.5},
-                  {"completed_unix_time", 1.7e9},
-                  {"source", {{"main_commit", "abc"}}},
-                  {"hardware",
-                   {{"physical_index", 5},
-                    {"uuid", "GPU-5"},
-                    {"name", "H200"},
-                    {"total_memory_mib", 143771},
-                    {"peak_process_gpu_memory_mib", 1234},
-                    {"memory_sampling_period_seconds", 1}}},
-                  {"work", {{"forward_parameter_count", 10}}}};
-        auto m = jb::JobManifest::fromJson(j, "crossover_manifest.json");
+        // Shaped as the reference driver writes it: `histogram` only, and its own job fields.
+        auto m = jb::readManifest(JB_FIXTURES "/jobs/reference_manifest.json");
         QVERIFY2(m.ok(), m.ok() ? "" : m.error().c_str());
         QCOMPARE(m->status, jb::JobStatus::Completed);
-        QCOMPARE(m->result, std::optional<std::string>("/r/h.json"));
-        QCOMPARE(m->result_sha256, std::optional<std::string>("ff"));
-        QCOMPARE(m->hardware.peak_process_gpu_memory_mib, std::int64_t(1234));
-        QVERIFY(m->job.at("experiment_name") == json("p2_x"));
-        QVERIFY(m->job.contains("stage"));
+        QCOMPARE(m->return_code, std::optional<int>(0));
+        QVERIFY(m->result.has_value());
+        QVERIFY(m->result->find("histogram.json") != std::string::npos);
+        QCOMPARE(m->result_sha256->size(), std::size_t(64));
+        QCOMPARE(m->hardware.physical_index, 7);
+        QCOMPARE(m->hardware.peak_process_gpu_memory_mib, std::int64_t(20480));
+        QCOMPARE(m->hardware.memory_sampling_period_seconds, 1.0);
+        QVERIFY(m->job.at("experiment_name") == json("p2_vgg16_dfa_seed0"));
+        QVERIFY(m->job.contains("stage") && m->job.contains("command") && m->job.contains("timeout_seconds"));
+        QCOMPARE(m->work.at("num_trainable_layers").get<int>(), 16);
+        // Written back, every key it had is still there (plus JouleBench's).
+        const json back = m->toJson();
+        const json orig = json::parse(jbtest::readText(JB_FIXTURES "/jobs/reference_manifest.json"));
+        for (auto it = orig.begin(); it != orig.end(); ++it)
+            QVERIFY2(back.contains(it.key()), it.key().c_str());
+        for (auto it = orig["hardware"].begin(); it != orig["hardware"].end(); ++it)
+            QVERIFY2(back["hardware"].contains(it.key()), it.key().c_str());
     }
 
     void badManifestsNameThePath()
