@@ -34,6 +34,8 @@ std::string programFrom(const std::string& base_dir, const std::string& p)
     return p.find('/') == std::string::npos ? p : absoluteFrom(base_dir, p);
 }
 
+constexpr std::int64_t kMaxGpuIndex = 1'000'000;
+
 bool validName(const std::string& n)
 {
     if (n.empty() || n == "." || n == ".." || n.size() > 200)
@@ -82,8 +84,12 @@ void readFields(JsonRead& r, const nlohmann::json& o, const std::string& path, J
         if (v->is_string() && v->get<std::string>() == "any")
             f.gpu = std::nullopt;
         else if (v->is_number_integer() || v->is_number_unsigned()) {
-            if (auto i = r.integer(*v, JsonRead::key(path, "gpu"), 0); i && *i < 1'000'000)
-                f.gpu = int(*i);
+            if (auto i = r.integer(*v, JsonRead::key(path, "gpu"), 0)) {
+                if (*i < kMaxGpuIndex)
+                    f.gpu = int(*i);
+                else
+                    r.fail(JsonRead::key(path, "gpu"), "GPU index " + std::to_string(*i) + " is too large");
+            }
         } else
             r.fail(JsonRead::key(path, "gpu"),
                    "expected a GPU index (an integer >= 0) or \"any\", found " +
@@ -174,8 +180,11 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
         else
             for (std::size_t i = 0; i < v->size(); ++i)
                 if (auto g = r.integer((*v)[i], JsonRead::index("allowed_gpus", i), 0)) {
-                    if (std::find(f.allowed_gpus.begin(), f.allowed_gpus.end(), int(*g)) !=
-                        f.allowed_gpus.end())
+                    if (*g >= kMaxGpuIndex)
+                        r.fail(JsonRead::index("allowed_gpus", i),
+                               "GPU index " + std::to_string(*g) + " is not a GPU index (too large)");
+                    else if (std::find(f.allowed_gpus.begin(), f.allowed_gpus.end(), int(*g)) !=
+                             f.allowed_gpus.end())
                         r.fail(JsonRead::index("allowed_gpus", i),
                                "GPU " + std::to_string(*g) + " is listed twice");
                     f.allowed_gpus.push_back(int(*g));

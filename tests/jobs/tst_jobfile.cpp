@@ -85,6 +85,9 @@ private Q_SLOTS:
                                             << QStringLiteral("allowed_gpus: expected a non-empty array");
         QTest::newRow("allowed_gpus negative") << QStringLiteral(R"({"allowed_gpus": [5, -1]})")
                                                << QStringLiteral("allowed_gpus[1]: expected an integer >= 0");
+        QTest::newRow("allowed_gpus huge")
+            << QStringLiteral(R"({"allowed_gpus": [5, 1000000000000]})")
+            << QStringLiteral("allowed_gpus[1]: GPU index 1000000000000 is not a GPU index");
         QTest::newRow("unknown top key")
             << QStringLiteral(R"({"output_rot": "x"})") << QStringLiteral("output_rot: unknown key");
         QTest::newRow("jobs empty") << QStringLiteral(R"({"jobs": []})")
