@@ -22,9 +22,12 @@ bool SimSource::setSettings(const LiveSimSettings& s)
     if (!sim_)
         return false;
     if (layout) {
-        if (running())
+        if (running()) {
             restart();
-        return running();
+            return true;
+        }
+        sim_.reset();  // paused: resume() starts a run with the new layout
+        return false;
     }
     sim_->setPower(s.idle_w, s.noise_sd_w, s.signal_w);
     if (idle) {
@@ -50,6 +53,16 @@ void SimSource::start()
 void SimSource::stop()
 {
     timer_.stop();
+}
+
+void SimSource::resume()
+{
+    if (!sim_) {
+        start();
+        return;
+    }
+    wall_.restart();
+    timer_.start();
 }
 
 void SimSource::restart()

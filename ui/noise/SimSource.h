@@ -40,6 +40,7 @@ public:
 
     void start();    // a new run from the current settings
     void stop();     // the timer stops; what was generated stays
+    void resume();   // the timer goes on with the run there is (a new one where none)
     bool running() const { return timer_.isActive(); }
 
     // Advances the simulated clock by wall_s x speed (what the timer does each tick).

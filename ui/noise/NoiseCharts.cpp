@@ -1,0 +1,451 @@
+// The Noise lab's one file that includes Qt Charts.
+#include "noise/NoiseCharts.h"
+
+#include "common/Format.h"
+#include "common/VerdictStyle.h"
+#include "noise/NoiseMath.h"
+
+#include <QLabel>
+#include <QStackedLayout>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace jb {
+
+namespace {
+
+const ChartFonts kFonts;
+
+// A chart in a view, with a placeholder label shown instead while there is nothing to draw.
+struct Box {
+    QChart* chart = nullptr;
+    QChartView* view = nullptr;
+    QLabel* placeholder = nullptr;
+    QStackedLayout* stack = nullptr;
+
+    void build(QWidget* owner)
+    {
+        chart = new QChart;
+        chart->setAnimationOptions(QChart::NoAnimation);
+        chart->setMargins(QMargins(4, 4, 8, 4));
+        chart->legend()->hide();
+        QFont tf = chart->titleFont();
+        tf.setPointSize(kFonts.title_pt);
+        tf.setBold(true);
+        chart->setTitleFont(tf);
+        view = new QChartView(chart);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(240, 180);
+        placeholder = new QLabel;
+        placeholder->setAlignment(Qt::AlignCenter);
+        placeholder->setWordWrap(true);
+        QFont pf = placeholder->font();
+        pf.setPointSize(kFonts.axis_pt + 1);
+        placeholder->setFont(pf);
+        placeholder->setStyleSheet(QStringLiteral("color: #757575; border: 1px dashed #bdbdbd;"));
+        stack = new QStackedLayout(owner);
+        stack->setContentsMargins(0, 0, 0, 0);
+        stack->addWidget(view);
+        stack->addWidget(placeholder);
+    }
+    void showChart() { stack->setCurrentWidget(view); }
+    void showPlaceholder(const QString& text)
+    {
+        placeholder->setText(text);
+        stack->setCurrentWidget(placeholder);
+    }
+    void clearSeries()
+    {
+        chart->removeAllSeries();
+        for (QAbstractAxis* a : chart->axes()) {
+            chart->removeAxis(a);
+            delete a;
+        }
+    }
+    template <class Axis>
+    Axis* axis(Qt::Alignment where, const QString& title)
+    {
+        auto* a = new Axis;
+        QFont f = a->labelsFont();
+        f.setPointSize(kFonts.axis_pt);
+        a->setLabelsFont(f);
+        QFont t = a->titleFont();
+        t.setPointSize(kFonts.axis_pt);
+        t.setBold(false);
+        a->setTitleFont(t);
+        a->setTitleText(title);
+        chart->addAxis(a, where);
+        return a;
+    }
+    void attach(QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y)
+    {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+};
+
+// A step of 1, 2 or 5 x 10^n near `rough`, for linear axes' ticks.
+double niceStep(double rough)
+{
+    if (!(rough > 0) || !std::isfinite(rough))
+        return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(rough)));
+    const double f = rough / p;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
+}
+
+QString formatFor(double step)
+{
+    const int decimals = step >= 1.0 ? 0 : std::min(6, int(std::ceil(-std::log10(step) - 1e-9)));
+    return QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
+}
+
+// A linear axis over [lo, hi] with about `ticks` nice ticks.
+void niceRange(QValueAxis* a, double lo, double hi, int ticks = 5)
+{
+    if (!(hi > lo)) {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    const double step = niceStep((hi - lo) / ticks);
+    lo = std::floor(lo / step) * step;
+    hi = std::ceil(hi / step) * step;
+    a->setRange(lo, hi);
+    a->setTickType(QValueAxis::TicksDynamic);
+    a->setTickAnchor(lo);
+    a->setTickInterval(step);
+    a->setLabelFormat(formatFor(step));
+}
+
+// Whole decades around [lo, hi], so a log axis always shows labelled ticks.
+std::pair<double, double> decades(double lo, double hi)
+{
+    return {std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi) - 1e-12))};
+}
+
+QPen dashed(const QColor& c, qreal width)
+{
+    QPen p(c, width);
+    p.setStyle(Qt::DashLine);
+    return p;
+}
+
+}  // namespace
+
+// ---- Histogram
+
+struct HistogramChart::Impl {
+    Box box;
+    int bins = 0;
+    int fit_points = 0;
+    double fit_peak = 0;
+};
+
+HistogramChart::HistogramChart(QWidget* parent)
+    : QWidget(parent)
+    , d(std::make_unique<Impl>())
+{
+    d->box.build(this);
+    clear(tr("No idle intervals yet."));
+}
+
+HistogramChart::~HistogramChart() = default;
+
+void HistogramChart::clear(const QString& placeholder)
+{
+    d->box.clearSeries();
+    d->bins = d->fit_points = 0;
+    d->fit_peak = 0;
+    d->box.chart->setTitle(QString());
+    d->box.showPlaceholder(placeholder);
+}
+
+void HistogramChart::setHistogram(const PowerHistogram& h)
+{
+    if (h.n < 2 || h.counts.empty()) {
+        clear(tr("Too few idle intervals for a histogram (%1).").arg(h.n));
+        return;
+    }
+    Box& b = d->box;
+    b.clearSeries();
+    auto* upper = new QLineSeries;
+    int maxCount = 0;
+    upper->append(h.edges_w.front(), 0);
+    for (std::size_t i = 0; i < h.counts.size(); ++i) {
+        upper->append(h.edges_w[i], h.counts[i]);
+        upper->append(h.edges_w[i + 1], h.counts[i]);
+        maxCount = std::max(maxCount, h.counts[i]);
+    }
+    upper->append(h.edges_w.back(), 0);
+    auto* bars = new QAreaSeries(upper);
+    bars->setName(tr("idle intervals"));
+    bars->setColor(QColor(0x90, 0xa4, 0xae, 170));
+    bars->setBorderColor(QColor(0x54, 0x6e, 0x7a));
+
+    // The fitted normal as a smooth curve in counts per bin: n x width x pdf.
+    auto* fit = new QLineSeries;
+    fit->setName(tr("normal fit"));
+    fit->setPen(QPen(QColor(0xc6, 0x28, 0x28), 3));
+    double lo = h.edges_w.front(), hi = h.edges_w.back();
+    d->fit_peak = 0;
+    if (h.sd_w > 0) {
+        lo = std::min(lo, h.mean_w - 3.5 * h.sd_w);
+        hi = std::max(hi, h.mean_w + 3.5 * h.sd_w);
+        constexpr int kPoints = 161;
+        for (int i = 0; i < kPoints; ++i) {
+            const double x = lo + (hi - lo) * i / (kPoints - 1);
+            const double y = h.n * h.bin_width_w * noise::normalPdf((x - h.mean_w) / h.sd_w) / h.sd_w;
+            fit->append(x, y);
+            d->fit_peak = std::max(d->fit_peak, y);
+        }
+    }
+    auto* ax = b.axis<QValueAxis>(Qt::AlignBottom, tr("idle power (W)"));
+    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("intervals"));
+    b.attach(bars, ax, ay);
+    b.attach(fit, ax, ay);
+    niceRange(ax, lo, hi, 4);
+    niceRange(ay, 0, std::max(double(maxCount), d->fit_peak) * 1.08, 4);
+    ay->setLabelFormat(QStringLiteral("%.0f"));
+    b.chart->legend()->show();
+    b.chart->legend()->setAlignment(Qt::AlignTop);
+    QFont lf = b.chart->legend()->font();
+    lf.setPointSize(kFonts.axis_pt);
+    b.chart->legend()->setFont(lf);
+    b.chart->setTitle(tr("Idle power: %1 intervals, sd %2 W").arg(h.n).arg(fmt::significant(h.sd_w, 3)));
+    d->bins = int(h.counts.size());
+    d->fit_points = int(fit->count());
+    b.showChart();
+}
+
+int HistogramChart::bins() const { return d->bins; }
+int HistogramChart::fitPoints() const { return d->fit_points; }
+double HistogramChart::fitPeakCount() const { return d->fit_peak; }
+QString HistogramChart::title() const { return d->box.chart->title(); }
+
+// ---- Allan deviation
+
+struct AllanChart::Impl {
+    Box box;
+    int points = 0;
+    bool log_log = false;
+    std::optional<double> limit_tau;
+};
+
+AllanChart::AllanChart(QWidget* parent)
+    : QWidget(parent)
+    , d(std::make_unique<Impl>())
+{
+    d->box.build(this);
+    clear(tr("No idle intervals yet."));
+}
+
+AllanChart::~AllanChart() = default;
+
+void AllanChart::clear(const QString& placeholder)
+{
+    d->box.clearSeries();
+    d->points = 0;
+    d->log_log = false;
+    d->limit_tau.reset();
+    d->box.chart->setTitle(QString());
+    d->box.showPlaceholder(placeholder);
+}
+
+void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<AveragingLimit> limit)
+{
+    std::vector<AllanPoint> pts;
+    for (const AllanPoint& p : curve)
+        if (p.adev_w > 0 && p.tau_s > 0 && std::isfinite(p.adev_w))
+            pts.push_back(p);
+    if (pts.size() < 2) {
+        clear(pts.empty() && !curve.empty() ? tr("The idle power does not vary: no Allan deviation to draw.")
+                                             : tr("Too few idle intervals for an Allan deviation."));
+        return;
+    }
+    Box& b = d->box;
+    b.clearSeries();
+    auto* line = new QLineSeries;
+    line->setName(tr("Allan deviation"));
+    line->setPen(QPen(QColor(0x15, 0x65, 0xc0), 3));
+    auto* dots = new QScatterSeries;
+    dots->setMarkerSize(9);
+    dots->setColor(QColor(0x15, 0x65, 0xc0));
+    dots->setBorderColor(QColor(0x15, 0x65, 0xc0));
+    double lo = INFINITY, hi = 0;
+    for (const AllanPoint& p : pts) {
+        line->append(p.tau_s, p.adev_w);
+        dots->append(p.tau_s, p.adev_w);
+        lo = std::min(lo, p.adev_w);
+        hi = std::max(hi, p.adev_w);
+    }
+    // White noise from the first point on: sigma(1) / sqrt(m), slope -1/2.
+    auto* white = new QLineSeries;
+    white->setName(tr("white noise (1/√τ)"));
+    white->setPen(dashed(QColor(0x75, 0x75, 0x75), 2));
+    const double s1 = pts.front().adev_w, m1 = pts.front().m;
+    for (const AllanPoint& p : {pts.front(), pts.back()}) {
+        const double w = s1 * std::sqrt(m1 / double(p.m));
+        white->append(p.tau_s, w);
+        lo = std::min(lo, w);
+    }
+    const auto [y0, y1] = decades(lo, hi);
+    const auto [x0, x1] = decades(pts.front().tau_s, pts.back().tau_s);
+    auto* ax = b.axis<QLogValueAxis>(Qt::AlignBottom, tr("averaging time τ (s)"));
+    auto* ay = b.axis<QLogValueAxis>(Qt::AlignLeft, tr("Allan deviation (W)"));
+    for (QLogValueAxis* a : {ax, ay}) {
+        a->setBase(10);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setMinorTickCount(8);
+    }
+    ax->setRange(x0, x1);
+    ay->setRange(y0, y1);
+    b.attach(white, ax, ay);
+    b.attach(line, ax, ay);
+    b.attach(dots, ax, ay);
+
+    d->limit_tau.reset();
+    QString title;
+    if (limit && !limit->still_falling) {
+        auto* mark = new QLineSeries;
+        mark->setName(tr("averaging stops helping"));
+        mark->setPen(dashed(QColor(0xef, 0x6c, 0x00), 3));
+        mark->append(limit->tau_s, y0);
+        mark->append(limit->tau_s, y1);
+        b.attach(mark, ax, ay);
+        d->limit_tau = limit->tau_s;
+        title = tr("Averaging helps up to τ ≈ %1").arg(fmt::duration(limit->tau_s));
+    } else if (limit) {
+        title = tr("Still falling at τ = %1: longer brackets help").arg(fmt::duration(limit->tau_s));
+    } else {
+        title = tr("Allan deviation of idle power");
+    }
+    b.chart->legend()->show();
+    b.chart->legend()->setAlignment(Qt::AlignTop);
+    b.chart->legend()->markers(dots).front()->setVisible(false);
+    QFont lf = b.chart->legend()->font();
+    lf.setPointSize(kFonts.axis_pt);
+    b.chart->legend()->setFont(lf);
+    b.chart->setTitle(title);
+    d->points = int(pts.size());
+    d->log_log = true;
+    b.showChart();
+}
+
+int AllanChart::points() const { return d->points; }
+bool AllanChart::logLog() const { return d->log_log; }
+QString AllanChart::title() const { return d->box.chart->title(); }
+std::optional<double> AllanChart::limitTauS() const { return d->limit_tau; }
+
+// ---- Rounds against the verdict floors
+
+struct RoundsChart::Impl {
+    Box box;
+    int points = 0;
+    std::vector<double> thresholds;
+    std::pair<double, double> y{0, 1};
+};
+
+RoundsChart::RoundsChart(QWidget* parent)
+    : QWidget(parent)
+    , d(std::make_unique<Impl>())
+{
+    d->box.build(this);
+    clear(tr("No rounds yet."));
+}
+
+RoundsChart::~RoundsChart() = default;
+
+void RoundsChart::clear(const QString& placeholder)
+{
+    d->box.clearSeries();
+    d->points = 0;
+    d->thresholds.clear();
+    d->box.chart->setTitle(QString());
+    d->box.showPlaceholder(placeholder);
+}
+
+void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::vector<ThresholdLine>& lines)
+{
+    if (rounds.empty() && lines.empty()) {
+        clear(tr("No rounds yet."));
+        return;
+    }
+    Box& b = d->box;
+    b.clearSeries();
+    auto* ax = b.axis<QValueAxis>(Qt::AlignBottom, tr("round"));
+    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("marginal power (W)"));
+    const int first = rounds.empty() ? 1 : rounds.front().round;
+    const int last = rounds.empty() ? 1 : rounds.back().round;
+    const double x0 = first - 0.5, x1 = std::max(last + 0.5, first + 4.5);
+
+    double lo = 0, hi = 0;
+    d->thresholds.clear();
+    for (const ThresholdLine& l : lines) {
+        auto* s = new QLineSeries;
+        const QColor c = verdictStyle(l.verdict).background;
+        s->setPen(dashed(c, 3));
+        s->setName(tr("%1 ≥ %2σ = %3 W")
+                       .arg(QString::fromStdString(l.verdict), fmt::significant(l.threshold, 2), fmt::significant(l.w, 3)));
+        s->append(x0, l.w);
+        s->append(x1, l.w);
+        b.attach(s, ax, ay);
+        d->thresholds.push_back(l.w);
+        hi = std::max(hi, l.w);
+        lo = std::min(lo, l.w);
+    }
+    // One scatter per verdict, in its badge colour; only the lines go in the legend.
+    std::vector<std::pair<std::optional<std::string>, QScatterSeries*>> byVerdict;
+    for (const RoundPoint& p : rounds) {
+        auto it = std::find_if(byVerdict.begin(), byVerdict.end(), [&](const auto& e) { return e.first == p.verdict; });
+        if (it == byVerdict.end()) {
+            auto* s = new QScatterSeries;
+            const VerdictStyle st = verdictStyle(p.verdict);
+            s->setColor(st.background);
+            s->setBorderColor(QColor(0x21, 0x21, 0x21));
+            s->setMarkerSize(15);
+            s->setName(st.text);
+            byVerdict.emplace_back(p.verdict, s);
+            it = byVerdict.end() - 1;
+        }
+        it->second->append(p.round, p.marginal_w);
+        hi = std::max(hi, p.marginal_w);
+        lo = std::min(lo, p.marginal_w);
+    }
+    for (auto& [v, s] : byVerdict) {
+        b.attach(s, ax, ay);
+        for (QLegendMarker* m : b.chart->legend()->markers(s))
+            m->setVisible(false);
+    }
+    const double pad = std::max(1e-3, (hi - lo) * 0.08);
+    niceRange(ay, lo - (lo < 0 ? pad : 0), hi + pad, 5);
+    niceRange(ax, x0, x1, std::min(10, last - first + 2));
+    ax->setRange(x0, x1);
+    ax->setTickAnchor(first);
+    ax->setTickInterval(std::max(1.0, std::ceil((x1 - x0) / 10.0)));
+    ax->setLabelFormat(QStringLiteral("%.0f"));
+    d->y = {ay->min(), ay->max()};
+    b.chart->legend()->setVisible(!lines.empty());
+    b.chart->legend()->setAlignment(Qt::AlignTop);
+    QFont lf = b.chart->legend()->font();
+    lf.setPointSize(kFonts.axis_pt);
+    b.chart->legend()->setFont(lf);
+    b.chart->setTitle(tr("Rounds' marginal power against the verdict floors"));
+    d->points = int(rounds.size());
+    b.showChart();
+}
+
+int RoundsChart::points() const { return d->points; }
+std::vector<double> RoundsChart::thresholdsW() const { return d->thresholds; }
+std::pair<double, double> RoundsChart::yRange() const { return d->y; }
+
+}  // namespace jb

@@ -1,0 +1,99 @@
+#pragma once
+// The Noise lab's charts: the idle power histogram with its normal fit, the Allan deviation
+// on log-log axes, and the rounds' marginal power against the verdict floors (threshold x
+// idle sd). NoiseCharts.cpp is the page's only file that includes Qt Charts; this header is
+// free of it (pimpl), like chart/PowerChart.h.
+#include "noise/Allan.h"
+#include "noise/Histogram.h"
+#include "noise/IdleNoise.h"
+
+#include <QColor>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+// Fonts large enough for a lecture hall's back row.
+struct ChartFonts {
+    int title_pt = 14;
+    int axis_pt = 11;
+};
+
+class HistogramChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit HistogramChart(QWidget* parent = nullptr);
+    ~HistogramChart() override;
+    void setHistogram(const PowerHistogram& h);
+    void clear(const QString& placeholder);
+
+    // What is drawn, for tests.
+    int bins() const;
+    int fitPoints() const;       // points of the fitted normal's curve
+    double fitPeakCount() const; // the curve's highest expected count
+    QString title() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> d;
+};
+
+class AllanChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit AllanChart(QWidget* parent = nullptr);
+    ~AllanChart() override;
+    // limit: where averaging stops helping (drawn as a vertical line), if known.
+    void setCurve(const std::vector<AllanPoint>& curve, std::optional<AveragingLimit> limit);
+    void clear(const QString& placeholder);
+
+    int points() const;      // Allan points drawn (those > 0)
+    bool logLog() const;     // both axes logarithmic
+    QString title() const;
+    std::optional<double> limitTauS() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> d;
+};
+
+// One round on the rounds chart.
+struct RoundPoint {
+    int round = 0;  // 1-based, as people count
+    double marginal_w = 0;
+    std::optional<std::string> verdict;
+};
+
+// A horizontal line: the smallest marginal W a verdict needs (threshold x idle sd).
+struct ThresholdLine {
+    std::string verdict;
+    double threshold = 0;
+    double w = 0;
+};
+
+class RoundsChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit RoundsChart(QWidget* parent = nullptr);
+    ~RoundsChart() override;
+    void setRounds(const std::vector<RoundPoint>& rounds, const std::vector<ThresholdLine>& lines);
+    void clear(const QString& placeholder);
+
+    int points() const;
+    std::vector<double> thresholdsW() const;  // the lines drawn, in W
+    std::pair<double, double> yRange() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> d;
+};
+
+}  // namespace jb

@@ -1,0 +1,861 @@
+#include "noise/NoiseLabPage.h"
+
+#include "base/Clock.h"
+#include "chart/PowerChart.h"
+#include "common/Format.h"
+#include "common/RecordFiles.h"
+#include "measure/RunController.h"
+#include "noise/Histogram.h"
+#include "noise/NoiseCharts.h"
+#include "noise/PlannerPanel.h"
+#include "noise/ResolutionModel.h"
+#include "noise/RoundModel.h"
+#include "noise/SimControls.h"
+#include "noise/SimSource.h"
+#include "noise/VerdictBanner.h"
+#include "sampling/SampleStore.h"
+#include "stats/Statistics.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace jb {
+
+namespace {
+
+QString decoderPath(const NoiseLabOptions& o)
+{
+    if (!o.decoder.isEmpty())
+        return o.decoder;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-demo-decoder"));
+}
+
+QString percent(double p)
+{
+    return QString::number(p * 100.0, 'f', 0) + QLatin1Char('%');
+}
+
+// "8 clean · 2 relative-only": verdicts in the order of trust.
+QString verdictCounts(const std::vector<std::optional<std::string>>& verdicts)
+{
+    std::map<std::string, int> n;
+    for (const auto& v : verdicts)
+        n[v.value_or("no verdict")] += 1;
+    QStringList parts;
+    for (const char* name : {"clean", "relative-only", "noisy", "unusable", "no verdict"})
+        if (n.count(name))
+            parts << QStringLiteral("%1 %2").arg(n[name]).arg(QString::fromLatin1(name));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QLabel* caption(const QString& text)
+{
+    auto* l = new QLabel(text);
+    QFont f = l->font();
+    f.setPointSize(f.pointSize() + 2);
+    f.setBold(true);
+    l->setFont(f);
+    return l;
+}
+
+}  // namespace
+
+NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
+    : QWidget(parent)
+    , options_(std::move(options))
+    , sim_(new SimSource(this))
+    , real_(new RunController(this))
+{
+    qRegisterMetaType<jb::NoiseLabPage::Mode>();
+    const QString decoder = decoderPath(options_);
+    const QFileInfo fi(decoder);
+    real_choice_ = chooseRealCounter(listCounters(options_.counters), fi.isFile() && fi.isExecutable(),
+                                     decoder.toStdString());
+    sim_->setSeed(options_.seed);
+    buildUi();
+
+    connect(sim_, &SimSource::started, this, [this](qint64 origin_ns, const QStringList&) {
+        if (mode_ == Mode::Simulated)
+            beginLive(origin_ns, sim_->store(), LiveSim::kSpec, sim_->settings().period_s);
+    });
+    connect(sim_, &SimSource::phase, this, [this](const PhaseEvent& e) {
+        if (mode_ == Mode::Simulated)
+            onPhase(e);
+    });
+    connect(sim_, &SimSource::roundFinished, this, [this](int index, const Round& r) {
+        if (mode_ == Mode::Simulated)
+            onRound(index, r);
+    });
+    connect(sim_, &SimSource::idleChanged, this, [this](qint64 t_ns) {
+        // Idle brackets measured before the change describe other settings.
+        if (mode_ == Mode::Simulated)
+            noise_since_ns_ = t_ns;
+    });
+
+    connect(real_, &RunController::started, this, [this](qint64 origin_ns, const QStringList&) {
+        if (mode_ != Mode::Real)
+            return;
+        for (const auto& [spec, store] : real_->stores())
+            if (spec == real_choice_.spec)
+                beginLive(origin_ns, store, spec, real_->plan().periodS());
+        setStatus(tr("Waiting for the decoder to start…"));
+    });
+    connect(real_, &RunController::childReady, this, [this](qint64 jobs) {
+        if (mode_ == Mode::Real)
+            setStatus(tr("The decoder is ready with %1 jobs per pass.").arg(jobs));
+    });
+    connect(real_, &RunController::phase, this, [this](const PhaseEvent& e) {
+        if (mode_ == Mode::Real)
+            onPhase(e);
+    });
+    connect(real_, &RunController::roundFinished, this, [this](int index, const Round& r) {
+        if (mode_ == Mode::Real)
+            onRound(index, r);
+    });
+    connect(real_, &RunController::warning, this, [this](const QString& m) {
+        if (mode_ == Mode::Real)
+            setStatus(m, true);
+    });
+    connect(real_, &RunController::finished, this, &NoiseLabPage::onRealFinished);
+
+    real_restart_.setSingleShot(true);
+    real_restart_.setInterval(800);
+    connect(&real_restart_, &QTimer::timeout, this, &NoiseLabPage::restartReal);
+
+    timer_.setInterval(kRefreshMs);
+    connect(&timer_, &QTimer::timeout, this, &NoiseLabPage::onTimer);
+    setMode(Mode::Simulated);
+}
+
+NoiseLabPage::~NoiseLabPage() = default;
+
+void NoiseLabPage::buildUi()
+{
+    // Top: where the figures come from.
+    sim_button_ = new QPushButton(tr("Simulated counter"));
+    sim_button_->setCheckable(true);
+    sim_button_->setToolTip(tr("The `sim` counter under the sliders: idle power + Gaussian noise per interval + "
+                               "the signal while busy"));
+    real_button_ = new QPushButton(real_choice_.ok() ? tr("Real counter: %1").arg(QString::fromStdString(real_choice_.spec))
+                                                     : tr("Real counter"));
+    real_button_->setCheckable(true);
+    real_button_->setEnabled(real_choice_.ok());
+    real_button_->setToolTip(real_choice_.ok()
+                                 ? tr("Measure %1 with the bundled demo decoder, in real time")
+                                       .arg(QString::fromStdString(real_choice_.spec))
+                                 : QString::fromStdString(real_choice_.reason));
+    open_button_ = new QPushButton(tr("Open record…"));
+    open_button_->setToolTip(tr("A saved record's idle noise and rounds"));
+    for (QPushButton* b : {sim_button_, real_button_, open_button_}) {
+        QFont f = b->font();
+        f.setPointSize(f.pointSize() + 2);
+        b->setFont(f);
+        b->setMinimumHeight(34);
+    }
+    record_counter_ = new QComboBox;
+    record_counter_->hide();
+    source_ = new QLabel;
+    QFont sf = source_->font();
+    sf.setPointSize(sf.pointSize() + 2);
+    source_->setFont(sf);
+    status_ = new QLabel;
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* top = new QHBoxLayout;
+    top->addWidget(sim_button_);
+    top->addWidget(real_button_);
+    top->addWidget(open_button_);
+    top->addWidget(record_counter_);
+    top->addSpacing(12);
+    top->addWidget(source_);
+    top->addWidget(status_, 1);
+
+    // Left: the sliders and the planner.
+    controls_ = new SimControls;
+    planner_ = new PlannerPanel;
+    auto* plannerBox = new QGroupBox(tr("Planner: settings that reach a verdict"));
+    auto* pb = new QVBoxLayout(plannerBox);
+    pb->addWidget(planner_);
+    auto* left = new QWidget;
+    auto* lv = new QVBoxLayout(left);
+    lv->setContentsMargins(0, 0, 4, 0);
+    lv->addWidget(controls_);
+    lv->addWidget(plannerBox);
+    lv->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFixedWidth(370);
+
+    // Right: the verdict, the trace, the rounds and the noise.
+    banner_ = new VerdictBanner;
+    trace_ = new PowerChart;
+    trace_->setMinimumSize(300, 200);
+    rounds_chart_ = new RoundsChart;
+    resolution_ = new ResolutionModel(this);
+    resolution_view_ = new QTableView;
+    resolution_view_->setModel(resolution_);
+    resolution_view_->verticalHeader()->hide();
+    resolution_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    resolution_view_->setSelectionMode(QAbstractItemView::NoSelection);
+    resolution_view_->setFocusPolicy(Qt::NoFocus);
+    QFont tf = resolution_view_->font();
+    tf.setPointSize(tf.pointSize() + 1);
+    resolution_view_->setFont(tf);
+    resolution_view_->verticalHeader()->setDefaultSectionSize(QFontMetrics(tf).height() + 8);
+    resolution_view_->setFixedHeight(4 * (QFontMetrics(tf).height() + 8) + 6);
+    resolution_view_->setToolTip(tr("The smallest marginal power, and energy over the busy window, that the idle "
+                                    "noise lets a round resolve at each verdict"));
+    histogram_ = new HistogramChart;
+    allan_ = new AllanChart;
+
+    auto* traceBox = new QVBoxLayout;
+    traceBox->addWidget(caption(tr("Power (grey: idle brackets, coloured: busy windows by verdict)")));
+    traceBox->addWidget(trace_, 1);
+    auto* roundsBox = new QVBoxLayout;
+    roundsBox->addWidget(rounds_chart_, 1);
+    roundsBox->addWidget(resolution_view_);
+    auto* grid = new QGridLayout;
+    grid->addWidget(banner_, 0, 0, 1, 2);
+    grid->addLayout(traceBox, 1, 0);
+    grid->addLayout(roundsBox, 1, 1);
+    grid->addWidget(histogram_, 2, 0);
+    grid->addWidget(allan_, 2, 1);
+    grid->setRowStretch(1, 5);
+    grid->setRowStretch(2, 4);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+
+    auto* body = new QHBoxLayout;
+    body->addWidget(scroll);
+    body->addLayout(grid, 1);
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(top);
+    v->addLayout(body, 1);
+
+    connect(sim_button_, &QPushButton::clicked, this, [this] {
+        if (mode_ != Mode::Simulated)
+            startSimulated();
+        sim_button_->setChecked(true);
+    });
+    connect(real_button_, &QPushButton::clicked, this, [this] {
+        if (mode_ != Mode::Real && !startReal())
+            real_button_->setChecked(false);
+        else
+            real_button_->setChecked(true);
+    });
+    connect(open_button_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Record"), autosaveFolder(),
+                                                          tr("JouleBench records (*.json);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        if (const Status st = openRecord(path); !st)
+            setStatus(QString::fromStdString(st.error()), true);
+    });
+    connect(record_counter_, &QComboBox::activated, this, [this] {
+        if (mode_ == Mode::Record && record_)
+            showRecordCounter(record_counter_->currentText().toStdString());
+    });
+    connect(controls_, &SimControls::settingsChanged, this, &NoiseLabPage::onSettings);
+    connect(controls_, &SimControls::speedChanged, sim_, &SimSource::setSpeed);
+    connect(planner_, &PlannerPanel::applyRequested, this, [this](double idle_s, int k) {
+        LiveSimSettings s = controls_->settings();
+        s.idle_s = idle_s;
+        s.k = k;
+        controls_->setSettings(s);
+    });
+    connect(planner_, &PlannerPanel::confidenceChanged, this, [this] { updateNoiseFigures(); });
+}
+
+void NoiseLabPage::setMode(Mode m)
+{
+    const bool changed = m != mode_;
+    mode_ = m;
+    sim_button_->setChecked(m == Mode::Simulated);
+    real_button_->setChecked(m == Mode::Real);
+    controls_->setEnabled(m != Mode::Record);
+    controls_->setPowerEditable(m != Mode::Real);
+    record_counter_->setVisible(m == Mode::Record && record_counter_->count() > 1);
+    planner_->setApplicable(m != Mode::Record);
+    switch (m) {
+    case Mode::Simulated:
+        source_->setText(tr("Simulated counter"));
+        source_->setToolTip(QString());
+        break;
+    case Mode::Real:
+        source_->setText(tr("%1, live, with the demo decoder").arg(QString::fromStdString(real_choice_.spec)));
+        source_->setToolTip(QString());
+        break;
+    case Mode::Record:
+        break;
+    }
+    if (changed)
+        emit modeChanged(m);
+}
+
+void NoiseLabPage::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (mode_ == Mode::Simulated) {
+        if (!started_once_ && options_.start_when_shown)
+            startSimulated();
+        else if (started_once_)
+            sim_->resume();
+    }
+    if (mode_ != Mode::Record)
+        timer_.start();
+}
+
+void NoiseLabPage::hideEvent(QHideEvent* e)
+{
+    QWidget::hideEvent(e);
+    // The simulation waits while nobody looks (two cores are shared); a real run goes on.
+    sim_->stop();
+    if (mode_ != Mode::Real)
+        timer_.stop();
+}
+
+void NoiseLabPage::stopLive()
+{
+    sim_->stop();
+    real_restart_.stop();
+    real_restart_pending_ = false;
+    if (real_->running())
+        real_->stop();
+}
+
+void NoiseLabPage::startSimulated()
+{
+    stopLive();
+    setMode(Mode::Simulated);
+    started_once_ = true;
+    setStatus(QString());
+    const LiveSimSettings s = controls_->settings();
+    sim_->setSettings(s);
+    sim_->setSpeed(controls_->speed());
+    planner_->setMarginalW(s.signal_w);
+    planner_->setBusySPerK(s.busy_s_per_k);
+    sim_->start();
+    timer_.start();
+}
+
+bool NoiseLabPage::startReal()
+{
+    if (!real_choice_.ok()) {
+        setStatus(QString::fromStdString(real_choice_.reason), true);
+        return false;
+    }
+    sim_->stop();
+    real_restart_pending_ = false;
+    if (real_->running()) {  // the previous run is still ending: start once it has
+        setMode(Mode::Real);
+        real_restart_pending_ = true;
+        return true;
+    }
+    const LiveSimSettings s = controls_->settings();
+    Plan p;
+    p.label = "noise-lab";
+    p.rounds = 10000;  // until the page stops it
+    p.k = s.k;
+    p.idle_s = s.idle_s;
+    p.sample_ms = s.period_s * 1000.0;
+    p.counters = {real_choice_.spec};
+    p.child = {decoderPath(options_).toStdString()};
+    for (const QString& a : options_.decoder_args)
+        p.child.push_back(a.toStdString());
+    p.counter_options = options_.counters;
+    setMode(Mode::Real);
+    if (const Status st = real_->start(p); !st) {
+        setStatus(tr("The real counter could not start: %1").arg(QString::fromStdString(st.error())), true);
+        return false;
+    }
+    setStatus(tr("Starting %1 and the demo decoder…").arg(QString::fromStdString(real_choice_.spec)));
+    timer_.start();
+    return true;
+}
+
+void NoiseLabPage::restartReal()
+{
+    if (mode_ != Mode::Real)
+        return;
+    if (real_->running()) {
+        real_restart_pending_ = true;
+        real_->stop();
+        return;
+    }
+    startReal();
+}
+
+void NoiseLabPage::onRealFinished(const Record& r)
+{
+    if (mode_ != Mode::Real)
+        return;
+    if (real_restart_pending_) {
+        real_restart_pending_ = false;
+        startReal();
+        return;
+    }
+    if (r.error)
+        setStatus(tr("The real run ended: %1").arg(QString::fromStdString(*r.error)), true);
+}
+
+void NoiseLabPage::onSettings()
+{
+    const LiveSimSettings s = controls_->settings();
+    switch (mode_) {
+    case Mode::Simulated:
+        sim_->setSettings(s);
+        planner_->setMarginalW(s.signal_w);
+        planner_->setBusySPerK(s.busy_s_per_k);
+        refresh();
+        break;
+    case Mode::Real: {
+        const Plan& p = real_->plan();
+        if (p.k != s.k || p.idle_s != s.idle_s || p.sample_ms != s.period_s * 1000.0) {
+            setStatus(tr("Restarting with the new layout…"));
+            real_restart_.start();  // once the slider rests: each start launches the decoder
+        }
+        break;
+    }
+    case Mode::Record:
+        break;
+    }
+}
+
+void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, const std::string& spec,
+                             double period_s)
+{
+    origin_ns_ = origin_ns;
+    store_ = std::move(store);
+    spec_ = spec;
+    period_s_ = period_s;
+    timeline_.clear();
+    idle_spans_.clear();
+    rounds_.clear();
+    first_round_index_ = 0;
+    noise_since_ns_ = origin_ns;
+    last_phase_.reset();
+    record_.reset();
+    noise_.reset();
+    trace_->setSource(store_, origin_ns_, true);
+    trace_->setSeriesName(QString::fromStdString(spec));
+    trace_->setShades({});
+    trace_->setBands({});
+    banner_->clear(tr("Waiting for the first round…"));
+    rounds_chart_->clear(tr("No rounds yet: each takes an idle bracket, a busy window and an idle bracket."));
+    histogram_->clear(tr("Measuring the first idle bracket…"));
+    allan_->clear(tr("Measuring the first idle bracket…"));
+    resolution_->clear();
+    planner_->clearNoise(tr("Measuring the first idle bracket…"));
+    planner_->setMeasuredMarginal(std::nullopt, {});
+    updateTraceWindow();
+}
+
+void NoiseLabPage::onPhase(const PhaseEvent& e)
+{
+    timeline_.apply(e);
+    if (e.kind == PhaseEvent::IdleStarted)
+        idle_spans_.push_back({e.t_ns, std::nullopt});
+    else if (e.kind == PhaseEvent::IdleEnded && !idle_spans_.empty())
+        idle_spans_.back().t1_ns = e.t_ns;
+    last_phase_ = e;
+    trace_->setShades(timeline_.shades(spec_, origin_ns_));
+    updatePhaseText();
+}
+
+void NoiseLabPage::onRound(int index, const Round& r)
+{
+    timeline_.setRound(index, r);
+    if (rounds_.empty())
+        first_round_index_ = index;
+    rounds_.push_back(r);
+    // A long lecture makes many rounds; the page shows the last few.
+    constexpr std::size_t kKeep = 500;
+    if (rounds_.size() > kKeep) {
+        const std::size_t drop = rounds_.size() - kKeep;
+        rounds_.erase(rounds_.begin(), rounds_.begin() + std::ptrdiff_t(drop));
+        first_round_index_ += int(drop);
+    }
+    if (mode_ == Mode::Real && rounds_.size() == 1 && r.window_ns > 0 && real_->plan().k > 0)
+        planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(real_->plan().k));
+    trace_->setShades(timeline_.shades(spec_, origin_ns_));
+    updateBanner();
+    updateRounds();
+    const CounterRound* c = r.counter(spec_);
+    emit roundShown(index, c && c->verdict ? QString::fromStdString(*c->verdict) : QString());
+}
+
+void NoiseLabPage::onTimer()
+{
+    updateTraceWindow();
+    updatePhaseText();
+    // The figures every third tick: a few thousand values, but no need to redo them 10x a second.
+    if (++ticks_ % 3 == 0)
+        updateNoiseFigures();
+}
+
+void NoiseLabPage::refresh()
+{
+    updateNoiseFigures();
+    updateRounds();
+    updateBanner();
+    updatePhaseText();
+    updateTraceWindow();
+}
+
+std::int64_t NoiseLabPage::nowNs() const
+{
+    switch (mode_) {
+    case Mode::Simulated:
+        return sim_->nowNs();
+    case Mode::Real:
+        return monotonicNs();
+    case Mode::Record:
+        break;
+    }
+    return origin_ns_;
+}
+
+double NoiseLabPage::idleS() const
+{
+    if (mode_ == Mode::Record)
+        return record_ ? record_->idle_s : 0.0;
+    if (mode_ == Mode::Real)
+        return real_->plan().idle_s;
+    return sim_->settings().idle_s;
+}
+
+double NoiseLabPage::busyWindowS() const
+{
+    if (mode_ == Mode::Simulated)
+        return sim_->settings().busyS();
+    if (mode_ == Mode::Record)
+        return noise_ && noise_->window_s ? *noise_->window_s : 0.0;
+    std::vector<double> w;
+    for (const Round& r : rounds_)
+        if (r.window_ns > 0)
+            w.push_back(double(r.window_ns) / 1e9);
+    return w.empty() ? 0.0 : median(w);
+}
+
+std::optional<double> NoiseLabPage::measuredMarginalW(int lastN) const
+{
+    std::vector<double> m;
+    for (auto it = rounds_.rbegin(); it != rounds_.rend() && int(m.size()) < lastN; ++it)
+        if (const CounterRound* c = it->counter(spec_))
+            if (const auto w = roundMarginalW(*c))
+                m.push_back(*w);
+    if (m.empty())
+        return std::nullopt;
+    return median(m);
+}
+
+void NoiseLabPage::updateTraceWindow()
+{
+    if (mode_ == Mode::Record || !store_)
+        return;
+    // A sliding window of a few rounds, so the noise stays visible however long the run.
+    const double cycle = idleS() + std::max(busyWindowS(), 0.5) + 2 * period_s_;
+    const double span = std::clamp(2.5 * cycle, 20.0, 300.0);
+    const double now = double(nowNs() - origin_ns_) / 1e9;
+    const double t0 = std::max(0.0, now - span);
+    trace_->setVisibleRange(t0, t0 + span);
+}
+
+void NoiseLabPage::updatePhaseText()
+{
+    if (mode_ == Mode::Record || !last_phase_) {
+        banner_->setPhase(QString());
+        return;
+    }
+    const double since = double(nowNs() - last_phase_->t_ns) / 1e9;
+    QString text;
+    switch (last_phase_->kind) {
+    case PhaseEvent::IdleStarted:
+        text = tr("idle bracket  %1 / %2 s").arg(fmt::fixed(std::min(since, idleS()), 1), fmt::significant(idleS(), 3));
+        break;
+    case PhaseEvent::IdleEnded:
+        text = tr("settling");
+        break;
+    case PhaseEvent::BusyStarted:
+        text = tr("busy: round %1  %2 s").arg(last_phase_->round + 1).arg(fmt::fixed(since, 1));
+        break;
+    case PhaseEvent::BusyEnded:
+        text = tr("idle bracket");
+        break;
+    }
+    if (mode_ == Mode::Simulated)
+        text += tr("\nsimulated %1 at %2×").arg(fmt::clock(double(nowNs() - origin_ns_) / 1e9)).arg(sim_->speed());
+    banner_->setPhase(text);
+}
+
+void NoiseLabPage::updateBanner()
+{
+    if (mode_ == Mode::Record) {
+        if (!noise_ || noise_->ratios.empty()) {
+            banner_->clear(noise_ ? tr("The record has no round with a ratio for %1.").arg(QString::fromStdString(spec_))
+                                  : QString());
+            return;
+        }
+        BannerFigures f;
+        f.ratio = median(noise_->ratios);
+        f.verdict = verdict(f.ratio);
+        f.ratio_label = tr("median ratio");
+        f.caption = tr("median of %1 rounds").arg(noise_->ratios.size());
+        if (noise_->marginal_w)
+            f.figures = tr("median marginal %1 W, idle sd %2 W")
+                            .arg(fmt::significant(*noise_->marginal_w, 3), fmt::significant(noise_->idle_sd_w, 3));
+        std::vector<std::optional<std::string>> v;
+        for (const Round& r : record_->rounds)
+            if (const CounterRound* c = r.counter(spec_))
+                v.push_back(c->verdict);
+        f.detail = tr("Rounds: %1").arg(verdictCounts(v));
+        banner_->showFigures(f);
+        return;
+    }
+    if (rounds_.empty())
+        return;
+    const Round& last = rounds_.back();
+    const CounterRound* c = last.counter(spec_);
+    if (!c) {
+        banner_->clear(tr("The last round has no figures for %1.").arg(QString::fromStdString(spec_)));
+        return;
+    }
+    BannerFigures f;
+    f.verdict = c->verdict;
+    f.ratio = c->ratio;
+    f.caption = tr("round %1").arg(first_round_index_ + int(rounds_.size()));
+    const auto marginal = roundMarginalW(*c);
+    if (marginal && c->idle_before && c->idle_after)
+        f.figures = tr("marginal %1 W  ÷  idle sd %2 W")
+                        .arg(fmt::significant(*marginal, 3),
+                             fmt::significant(std::max(c->idle_before->sd_w, c->idle_after->sd_w), 3));
+    std::vector<std::optional<std::string>> v;
+    for (auto it = rounds_.rbegin(); it != rounds_.rend() && v.size() < 10; ++it)
+        if (const CounterRound* rc = it->counter(spec_))
+            v.push_back(rc->verdict);
+    f.detail = tr("Last %1 rounds: %2").arg(v.size()).arg(verdictCounts(v));
+    if (mode_ == Mode::Simulated) {
+        // What the model expects of a round at these settings (docs/PLANNER.md, section 3).
+        const LiveSimSettings& s = sim_->settings();
+        RoundModel m;
+        m.marginal_w = s.signal_w;
+        m.idle_sd_w = s.noise_sd_w;
+        m.busy_sd_w = s.noise_sd_w;
+        m.idle_intervals = intervalsInside(s.idle_s, s.period_s);
+        m.busy_intervals = intervalsInside(s.busyS(), s.period_s);
+        if (m.idle_sd_w > 0 && m.idle_intervals >= 2 && m.busy_intervals >= 2)
+            f.detail += tr("\nModel at these settings: clean in %1 of rounds, relative-only or better in %2, "
+                           "noisy or better in %3")
+                            .arg(percent(verdictProbability(m, kCleanRatio)),
+                                 percent(verdictProbability(m, kRelativeOnlyRatio)),
+                                 percent(verdictProbability(m, kNoisyRatio)));
+    }
+    banner_->showFigures(f);
+}
+
+void NoiseLabPage::updateRounds()
+{
+    const std::vector<Round>& rounds = mode_ == Mode::Record && record_ ? record_->rounds : rounds_;
+    const int base = mode_ == Mode::Record ? 0 : first_round_index_;
+    std::vector<RoundPoint> pts;
+    const std::size_t from = rounds.size() > std::size_t(kRoundsShown) ? rounds.size() - kRoundsShown : 0;
+    for (std::size_t i = from; i < rounds.size(); ++i)
+        if (const CounterRound* c = rounds[i].counter(spec_))
+            if (const auto w = roundMarginalW(*c))
+                pts.push_back({base + int(i) + 1, *w, c->verdict});
+    std::vector<ThresholdLine> lines;
+    if (noise_ && noise_->idle_sd_w > 0)
+        for (const auto& [name, t] : {std::pair{"clean", kCleanRatio}, std::pair{"relative-only", kRelativeOnlyRatio},
+                                      std::pair{"noisy", kNoisyRatio}})
+            lines.push_back({name, t, t * noise_->idle_sd_w});
+    if (pts.empty() && lines.empty()) {
+        rounds_chart_->clear(tr("No rounds yet: each takes an idle bracket, a busy window and an idle bracket."));
+        return;
+    }
+    rounds_chart_->setRounds(pts, lines);
+}
+
+void NoiseLabPage::updateNoiseFigures()
+{
+    if (mode_ != Mode::Record && store_) {
+        std::vector<std::vector<Interval>> brackets;
+        store_->read([&](const std::vector<Interval>& all) {
+            brackets = liveIdleBrackets(all, idle_spans_, noise_since_ns_, kBracketsUsed);
+        });
+        std::vector<std::span<const Interval>> spans(brackets.begin(), brackets.end());
+        RecordNoise n = liveNoise(spans, spec_, period_s_);
+        if (n.brackets > 0)
+            noise_ = std::move(n);
+        else
+            noise_.reset();
+        // The open bracket's band grows with it.
+        const auto store = store_;
+        trace_->setBands(timeline_.bands(spec_, origin_ns_, nowNs(), [store](std::int64_t t0, std::int64_t t1) {
+            return bracket(store->between(t0, t1));
+        }));
+    }
+    if (!noise_) {
+        if (mode_ != Mode::Record) {
+            histogram_->clear(tr("Measuring the first idle bracket…"));
+            allan_->clear(tr("Measuring the first idle bracket…"));
+            resolution_->clear();
+        }
+        return;
+    }
+    const RecordNoise& n = *noise_;
+    std::vector<double> all;
+    for (const auto& b : n.idle_power_w)
+        all.insert(all.end(), b.begin(), b.end());
+    if (all.empty()) {
+        const QString why = tr("This record keeps each idle bracket's mean and sd only, not its intervals "
+                               "(record with --samples to see them).");
+        histogram_->clear(why);
+        allan_->clear(why);
+    } else {
+        histogram_->setHistogram(powerHistogram(all, 60));
+        const auto curve = allanDeviationPooled(n.idle_power_w, n.period_s);
+        allan_->setCurve(curve, averagingLimit(curve));
+    }
+
+    ResolutionInputs ri;
+    ri.idle_sd_w = n.idle_sd_w;
+    ri.window_s = busyWindowS();
+    ri.period_s = n.period_s;
+    ri.idle_s = idleS();
+    ri.busy_sd_w = n.busy_sd_w.value_or(0.0);
+    ri.confidence = planner_->confidence();
+    resolution_->setRows(resolution(ri), ri.confidence);
+
+    if (mode_ != Mode::Record) {
+        PlanInputs in;
+        in.idle_sd_w = n.idle_sd_w;
+        in.period_s = n.period_s;
+        if (!all.empty())
+            in.allan = allanDeviationPooled(n.idle_power_w, n.period_s);
+        planner_->setNoise(in, tr("Idle noise measured now: sd %1 W over %2 intervals in %3 brackets, every %4.")
+                                   .arg(fmt::significant(n.idle_sd_w, 3))
+                                   .arg(n.intervals)
+                                   .arg(n.brackets)
+                                   .arg(fmt::duration(n.period_s)));
+        const auto m = measuredMarginalW(10);
+        planner_->setMeasuredMarginal(m, tr("the median of the last rounds"));
+    }
+    updateRounds();
+}
+
+Status NoiseLabPage::openRecord(const QString& path)
+{
+    auto r = openRecordFile(path);
+    if (!r)
+        return Error{r.error()};
+    showRecord(r.value(), QFileInfo(path).fileName());
+    emit recordOpened(path);
+    return Ok{};
+}
+
+void NoiseLabPage::showRecord(const Record& r, const QString& title)
+{
+    stopLive();
+    timer_.stop();
+    record_ = r;
+    record_counter_->clear();
+    for (const std::string& s : r.wholeDeviceCounters())
+        record_counter_->addItem(QString::fromStdString(s));
+    setMode(Mode::Record);
+    const QString name = title.isEmpty() ? QString::fromStdString(r.label.value_or("record")) : title;
+    source_->setText(tr("Record: %1").arg(name));
+    source_->setToolTip(name);
+    showRecordCounter(r.wholeDeviceCounters().empty() ? std::string() : r.wholeDeviceCounters().front());
+}
+
+void NoiseLabPage::showRecordCounter(const std::string& spec)
+{
+    const Record& r = *record_;
+    last_phase_.reset();
+    rounds_ = r.rounds;
+    first_round_index_ = 0;
+    timeline_ = RunTimeline::fromRecord(r);
+    idle_spans_.clear();
+    auto n = recordNoise(r, spec);
+    if (!n) {
+        noise_.reset();
+        spec_ = spec;
+        setStatus(QString::fromStdString(n.error()), true);
+        trace_->clear(QString::fromStdString(n.error()));
+        banner_->clear(QString::fromStdString(n.error()));
+        histogram_->clear(QString::fromStdString(n.error()));
+        allan_->clear(QString::fromStdString(n.error()));
+        rounds_chart_->clear(QString::fromStdString(n.error()));
+        resolution_->clear();
+        planner_->clearNoise(QString::fromStdString(n.error()));
+        return;
+    }
+    setStatus(QString());
+    noise_ = n.value();
+    spec_ = noise_->spec;
+    period_s_ = noise_->period_s;
+    record_counter_->setCurrentText(QString::fromStdString(spec_));
+
+    // The trace: the raw samples where the record kept them.
+    if (const std::vector<Interval>* s = r.samplesOf(spec_); s && !s->empty()) {
+        auto store = std::make_shared<SampleStore>();
+        store->appendBatch(*s);
+        origin_ns_ = s->front().t0_ns;
+        if (const auto first = timeline_.firstNs())
+            origin_ns_ = std::min(origin_ns_, *first);
+        store_ = store;
+        trace_->setSource(store_, origin_ns_, false);
+        trace_->setSeriesName(QString::fromStdString(spec_));
+        trace_->setShades(timeline_.shades(spec_, origin_ns_));
+        trace_->setBands(timeline_.bands(spec_, origin_ns_, s->back().t1_ns, [store](std::int64_t t0, std::int64_t t1) {
+            return bracket(store->between(t0, t1));
+        }));
+        trace_->resetView();
+    } else {
+        store_.reset();
+        trace_->clear(tr("This record has no raw samples (record with --samples to keep them)."));
+    }
+
+    PlanInputs in = planInputsFrom(*noise_, r);
+    planner_->setNoise(in, tr("Idle noise from the record: sd %1 W over %2 intervals in %3 brackets (%4), every %5.")
+                               .arg(fmt::significant(noise_->idle_sd_w, 3))
+                               .arg(noise_->intervals)
+                               .arg(noise_->brackets)
+                               .arg(noise_->source == "samples" ? tr("raw samples") : tr("stored bracket figures"))
+                               .arg(fmt::duration(noise_->period_s)));
+    planner_->setMeasuredMarginal(noise_->marginal_w, tr("the record's median"));
+    if (noise_->marginal_w)
+        planner_->setMarginalW(*noise_->marginal_w);
+    if (noise_->busy_s_per_k)
+        planner_->setBusySPerK(*noise_->busy_s_per_k);
+    refresh();
+    planner_->replan();
+}
+
+void NoiseLabPage::setStatus(const QString& text, bool error)
+{
+    status_->setText(text);
+    status_->setStyleSheet(error ? QStringLiteral("color: #c62828; font-weight: bold;") : QStringLiteral("color: #616161;"));
+    status_->setToolTip(text);
+}
+
+}  // namespace jb

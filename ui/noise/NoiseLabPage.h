@@ -1,0 +1,183 @@
+#pragma once
+// The Noise lab page: a counter's idle noise and what it lets a round resolve, live or from a
+// record.
+//
+//   Simulated: the `sim` counter under sliders (SimSource); the chart, the ratio and the verdict
+//              follow the sliders as they move.
+//   Real:      a real jb::Session (RunController, on its backend thread) on the machine's
+//              counter with the bundled demo decoder, so the room sees the real noise next.
+//   Record:    a saved record's idle brackets and rounds (showRecord / openRecord).
+//
+// In each: the power trace (PowerChart), the verdict in large type, the rounds' marginal
+// power against the verdict floors (threshold x idle sd), what those floors are in W and J,
+// the idle power histogram with its normal fit, its Allan deviation, and the planner.
+#include "base/Result.h"
+#include "common/RunTimeline.h"
+#include "counters/CounterRegistry.h"
+#include "noise/IdleNoise.h"
+#include "noise/RealCounter.h"
+#include "noise/RecordNoise.h"
+#include "record/Record.h"
+#include "session/Session.h"
+
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace jb {
+
+class AllanChart;
+class HistogramChart;
+class PlannerPanel;
+class PowerChart;
+class ResolutionModel;
+class RoundsChart;
+class RunController;
+class SampleStore;
+class SimControls;
+class SimSource;
+class VerdictBanner;
+
+struct NoiseLabOptions {
+    CounterOptions counters;  // where the real counters are looked for
+    // The decoder a real run measures; empty: joulebench-demo-decoder next to the dashboard.
+    QString decoder;
+    QStringList decoder_args = {QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("4")};
+    std::uint64_t seed = 1;          // the simulation's noise
+    bool start_when_shown = true;    // the simulation starts the first time the page is shown
+};
+
+class NoiseLabPage : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mode { Simulated, Real, Record };
+    static constexpr int kRoundsShown = 30;   // on the rounds chart
+    static constexpr int kBracketsUsed = 20;  // newest live idle brackets in the noise figures
+    static constexpr int kRefreshMs = 100;
+
+    explicit NoiseLabPage(NoiseLabOptions options = {}, QWidget* parent = nullptr);
+    ~NoiseLabPage() override;
+
+    Mode mode() const { return mode_; }
+    // A record's noise and rounds (live runs stop). title: shown above ("file name").
+    void showRecord(const Record& r, const QString& title = {});
+    Status openRecord(const QString& path);
+    void startSimulated();
+    // Starts the real counter with the demo decoder; false (and the reason in the status line)
+    // where no real counter is readable or the session refuses the plan.
+    bool startReal();
+    const RealCounterChoice& realCounter() const { return real_choice_; }
+
+    // Recomputes every figure from what has been measured (the timer's tick; tests call it).
+    void refresh();
+
+    SimControls* controls() const { return controls_; }
+    SimSource* simSource() const { return sim_; }
+    RunController* realRun() const { return real_; }
+    VerdictBanner* banner() const { return banner_; }
+    PlannerPanel* planner() const { return planner_; }
+    PowerChart* trace() const { return trace_; }
+    RoundsChart* roundsChart() const { return rounds_chart_; }
+    HistogramChart* histogram() const { return histogram_; }
+    AllanChart* allan() const { return allan_; }
+    ResolutionModel* resolutionModel() const { return resolution_; }
+    QPushButton* simButton() const { return sim_button_; }
+    QPushButton* realButton() const { return real_button_; }
+    QLabel* statusLabel() const { return status_; }
+    // The idle noise the figures show now (live brackets or the record's).
+    const std::optional<RecordNoise>& noise() const { return noise_; }
+    const std::vector<Round>& rounds() const { return rounds_; }
+    const std::string& counter() const { return spec_; }
+
+signals:
+    void modeChanged(jb::NoiseLabPage::Mode mode);
+    void roundShown(int index, const QString& verdict);  // a live round reached the banner
+    void recordOpened(const QString& path);
+
+protected:
+    void showEvent(QShowEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
+
+private:
+    void buildUi();
+    void setMode(Mode m);
+    void stopLive();
+    void showRecordCounter(const std::string& spec);
+    void beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, const std::string& spec,
+                   double period_s);
+    void onPhase(const PhaseEvent& e);
+    void onRound(int index, const Round& r);
+    void onSettings();
+    void restartReal();
+    void onRealFinished(const Record& r);
+    void onTimer();
+    void updateBanner();
+    void updatePhaseText();
+    void updateTraceWindow();
+    void updateNoiseFigures();
+    void updateRounds();
+    void setStatus(const QString& text, bool error = false);
+    double busyWindowS() const;
+    double idleS() const;
+    std::int64_t nowNs() const;
+    std::optional<double> measuredMarginalW(int lastN) const;
+
+    NoiseLabOptions options_;
+    RealCounterChoice real_choice_;
+    Mode mode_ = Mode::Simulated;
+    bool started_once_ = false;
+
+    SimSource* sim_;
+    RunController* real_;
+    QTimer timer_;
+    QTimer real_restart_;  // a layout slider moved during a real run: restart once it settles
+    bool real_restart_pending_ = false;
+    int ticks_ = 0;
+
+    // What is shown.
+    std::string spec_;
+    double period_s_ = 0.1;
+    std::shared_ptr<const SampleStore> store_;
+    std::int64_t origin_ns_ = 0;
+    RunTimeline timeline_;
+    std::vector<IdleSpan> idle_spans_;
+    std::vector<Round> rounds_;
+    int first_round_index_ = 0;  // rounds_[0]'s index in the run (old rounds are dropped)
+    std::int64_t noise_since_ns_ = 0;
+    std::optional<PhaseEvent> last_phase_;
+    std::optional<Record> record_;
+    std::optional<RecordNoise> noise_;
+
+    // Widgets.
+    QPushButton* sim_button_ = nullptr;
+    QPushButton* real_button_ = nullptr;
+    QPushButton* open_button_ = nullptr;
+    QComboBox* record_counter_ = nullptr;
+    QLabel* source_ = nullptr;
+    QLabel* status_ = nullptr;
+    SimControls* controls_ = nullptr;
+    PlannerPanel* planner_ = nullptr;
+    VerdictBanner* banner_ = nullptr;
+    PowerChart* trace_ = nullptr;
+    RoundsChart* rounds_chart_ = nullptr;
+    QTableView* resolution_view_ = nullptr;
+    ResolutionModel* resolution_ = nullptr;
+    HistogramChart* histogram_ = nullptr;
+    AllanChart* allan_ = nullptr;
+};
+
+}  // namespace jb
+
+Q_DECLARE_METATYPE(jb::NoiseLabPage::Mode)

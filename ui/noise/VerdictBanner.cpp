@@ -1,0 +1,96 @@
+#include "noise/VerdictBanner.h"
+
+#include "common/Format.h"
+#include "common/VerdictStyle.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace jb {
+
+namespace {
+
+QFont sized(QFont f, int pt, bool bold)
+{
+    f.setPointSize(pt);
+    f.setBold(bold);
+    return f;
+}
+
+}  // namespace
+
+VerdictBanner::VerdictBanner(QWidget* parent)
+    : QWidget(parent)
+    , badge_(new QLabel)
+    , caption_(new QLabel)
+    , ratio_(new QLabel)
+    , figures_(new QLabel)
+    , detail_(new QLabel)
+    , phase_(new QLabel)
+{
+    badge_->setFont(sized(font(), 34, true));
+    badge_->setAlignment(Qt::AlignCenter);
+    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(QStringLiteral("relative-only")) + 40);
+    badge_->setMinimumHeight(QFontMetrics(badge_->font()).height() + 16);
+    caption_->setFont(sized(font(), 12, false));
+    caption_->setAlignment(Qt::AlignCenter);
+    ratio_->setFont(sized(font(), 30, true));
+    figures_->setFont(sized(font(), 15, false));
+    detail_->setFont(sized(font(), 12, false));
+    detail_->setWordWrap(true);
+    phase_->setFont(sized(font(), 12, false));
+    phase_->setStyleSheet(QStringLiteral("color: #616161;"));
+    phase_->setAlignment(Qt::AlignRight | Qt::AlignTop);
+    for (QLabel* l : {ratio_, figures_, detail_, phase_})
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* g = new QGridLayout(this);
+    g->setContentsMargins(6, 4, 6, 4);
+    g->setHorizontalSpacing(18);
+    g->setVerticalSpacing(0);
+    g->addWidget(badge_, 0, 0, 2, 1);
+    g->addWidget(caption_, 2, 0);
+    g->addWidget(ratio_, 0, 1);
+    g->addWidget(phase_, 0, 2);
+    g->addWidget(figures_, 1, 1, 1, 2);
+    g->addWidget(detail_, 2, 1, 1, 2);
+    g->setColumnStretch(1, 1);
+    clear(tr("Waiting for the first round…"));
+}
+
+void VerdictBanner::showFigures(const BannerFigures& f)
+{
+    const VerdictStyle st = verdictStyle(f.verdict);
+    badge_->setText(st.text);
+    badge_->setStyleSheet(QStringLiteral("background: %1; color: %2; border-radius: 10px; padding: 4px 16px;")
+                              .arg(st.background.name(), st.foreground.name()));
+    badge_->setToolTip(verdictTooltip(f.verdict, f.ratio));
+    caption_->setText(f.caption);
+    ratio_->setText(f.ratio ? QString(f.ratio_label + QLatin1Char(' ') + fmt::significant(*f.ratio, 3))
+                            : tr("no ratio"));
+    figures_->setText(f.figures);
+    detail_->setText(f.detail);
+}
+
+void VerdictBanner::clear(const QString& message)
+{
+    badge_->setText(QStringLiteral("–"));
+    badge_->setStyleSheet(QStringLiteral("background: #eeeeee; color: #9e9e9e; border-radius: 10px; padding: 4px 16px;"));
+    badge_->setToolTip(QString());
+    caption_->clear();
+    ratio_->setText(QString());
+    figures_->setText(message);
+    detail_->clear();
+}
+
+void VerdictBanner::setPhase(const QString& text)
+{
+    phase_->setText(text);
+}
+
+QString VerdictBanner::verdictText() const { return badge_->text(); }
+QString VerdictBanner::ratioText() const { return ratio_->text(); }
+QString VerdictBanner::detailText() const { return detail_->text(); }
+QString VerdictBanner::phaseText() const { return phase_->text(); }
+
+}  // namespace jb
