@@ -1,5 +1,7 @@
 #include "CliCommon.h"
 
+#include <QCoreApplication>
+
 #include <cstdio>
 
 namespace jbcli {
@@ -20,6 +22,23 @@ int usageError(const QString& command, const QString& message)
 {
     err() << command << ": " << message << Qt::endl;
     return 2;
+}
+
+int parseArgs(QCommandLineParser& p, const QStringList& args)
+{
+    if (!p.parse(args))
+        return usageError(args.value(0), p.errorText());
+    if (p.isSet(QStringLiteral("help"))) {
+        // Qt names the program by its path; the user typed "joulebench-cli <command>".
+        QString help = p.helpText();
+        const QString program = QCoreApplication::arguments().value(0);
+        if (const auto at = program.isEmpty() ? -1 : help.indexOf(program); at >= 0)
+            help.replace(at, program.size(), args.value(0));
+        out() << help;
+        out().flush();
+        return 0;
+    }
+    return -1;
 }
 
 QString toQ(const std::string& s)

@@ -15,6 +15,10 @@ QTextStream& err();  // standard error (progress lines, messages)
 // "joulebench-cli measure: <message>" on stderr; returns kUsage (2).
 int usageError(const QString& command, const QString& message);
 
+// Parses a subcommand's arguments (args[0] is "joulebench-cli <command>"). Returns kOk after
+// printing --help, kUsage after printing the parse error, or -1 when the command should go on.
+int parseArgs(QCommandLineParser& p, const QStringList& args);
+
 // The flags that say where counters are read: --rapl-zone, --powercap-root, --proc-root,
 // --nvml-library, --sim-idle-w, --sim-noise-w, --sim-core-w, --sim-seed.
 void addCounterOptions(QCommandLineParser& p);

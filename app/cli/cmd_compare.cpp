@@ -57,13 +57,8 @@ int cmdCompare(const QStringList& args)
                  QStringLiteral("N")});
     p.addOption(
         {QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 1)."), QStringLiteral("N")});
-    if (!p.parse(args))
-        return usageError(args.value(0), p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const QStringList files = p.positionalArguments();
     if (files.size() != 2)
         return usageError(args.value(0), QStringLiteral("takes two record files, got %1").arg(files.size()));

@@ -24,13 +24,8 @@ int cmdCounters(const QStringList& args)
         {QStringLiteral("best"),
          QStringLiteral("Print only the best whole-device counter this machine can read (rapl, else sim).")});
     addCounterOptions(p);
-    if (!p.parse(args))
-        return usageError(args.value(0), p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     if (!p.positionalArguments().isEmpty())
         return usageError(args.value(0),
                           QStringLiteral("takes no arguments, got '%1'")

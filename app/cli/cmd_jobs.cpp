@@ -225,13 +225,8 @@ int cmdJobs(const QStringList& args)
          QStringLiteral("PATH")});
     p.addOption({QStringLiteral("json"), QStringLiteral("status: print the states as JSON.")});
     addCounterOptions(p);
-    if (!p.parse(args))
-        return usageError(command, p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2)
         return usageError(command, QStringLiteral("expected %1").arg(QLatin1String(kActions)));

@@ -44,9 +44,11 @@ int cmdMeasure(const QStringList& args)
     p.setApplicationDescription(QStringLiteral(
         "Runs a decoder child in timed rounds and reads energy counters around them.\n"
         "The child prints 'ready <n>', answers 'go <k>' with 'done <decodes> <wall-ns> [note]',\n"
-        "and exits on 'exit'. The record (JSON) goes to stdout, one line per round to stderr.\n\n"
-        "usage: joulebench-cli measure [options] -- CHILD [ARGS...]"));
+        "and exits on 'exit'. The record (JSON) goes to stdout, one line per round to stderr.\n"
+        "Exit status: 0 complete, 1 aborted (the record is still written), 2 usage."));
     p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("-- CHILD [ARGS...]"),
+                            QStringLiteral("The decoder's command line, started without a shell."));
     p.addOptions({
         opt("label", "Label of the run (the record's 'label').", "L"),
         opt("rounds", "Rounds to run (default 7).", "R"),
@@ -65,13 +67,8 @@ int cmdMeasure(const QStringList& args)
     });
     addCounterOptions(p);
     // Everything after "--" is the child: QCommandLineParser hands it over as positionals.
-    if (!p.parse(args))
-        return usageError(cmd, p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const int sep = int(args.indexOf(QStringLiteral("--")));
     if (sep < 0)
         return usageError(cmd, QStringLiteral("give the child's command line after '--' "

@@ -109,13 +109,8 @@ int cmdPlan(const QStringList& args)
     opt("max-idle-s", "Longest idle bracket to consider (default 600).", "S");
     opt("max-busy-s", "Longest busy window to consider (default 600).", "S");
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
-    if (!p.parse(args))
-        return usageError(cmd, p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const QStringList pos = p.positionalArguments();
     if (pos.size() > 1)
         return usageError(cmd, QStringLiteral("takes one record, got %1 arguments: %2").arg(pos.size()).arg(pos.join(QLatin1Char(' '))));

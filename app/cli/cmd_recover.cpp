@@ -26,13 +26,8 @@ int cmdRecover(const QStringList& args)
                  QStringLiteral("Write the record to FILE (atomically) instead of stdout."),
                  QStringLiteral("FILE")});
     p.addOption({QStringLiteral("force"), QStringLiteral("Let --out replace an existing file.")});
-    if (!p.parse(args))
-        return usageError(args.value(0), p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const QStringList files = p.positionalArguments();
     if (files.size() != 1)
         return usageError(args.value(0), QStringLiteral("takes one journal file, got %1").arg(files.size()));

@@ -20,13 +20,8 @@ int cmdSummary(const QStringList& args)
         "JouleBench records and the reference harness's alike."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("RECORD..."), QStringLiteral("Record files (JSON)."));
-    if (!p.parse(args))
-        return usageError(args.value(0), p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const QStringList files = p.positionalArguments();
     if (files.isEmpty())
         return usageError(args.value(0), QStringLiteral("takes one or more record files"));

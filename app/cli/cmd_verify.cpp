@@ -23,13 +23,8 @@ int cmdVerify(const QStringList& args)
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("RECORD"), QStringLiteral("The record (JSON) to check."));
     p.addOption({QStringLiteral("quiet"), QStringLiteral("Print only the disagreements and the last line.")});
-    if (!p.parse(args))
-        return usageError(args.value(0), p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        out() << p.helpText();
-        out().flush();
-        return kOk;
-    }
+    if (const int rc = parseArgs(p, args); rc >= 0)
+        return rc;
     const QStringList files = p.positionalArguments();
     if (files.size() != 1)
         return usageError(args.value(0), QStringLiteral("takes one record file, got %1").arg(files.size()));
