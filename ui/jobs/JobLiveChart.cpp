@@ -1,0 +1,192 @@
+#include "jobs/JobLiveChart.h"
+
+#include "jobs/JobTrace.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QStackedLayout>
+#include <QTimer>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace jb {
+
+struct JobLiveChart::Impl {
+    QStackedLayout* stack = nullptr;
+    QLabel* placeholder = nullptr;
+    QChartView* view = nullptr;
+    QChart* chart = nullptr;
+    QLineSeries* memory = nullptr;
+    QLineSeries* power = nullptr;
+    QValueAxis* x = nullptr;
+    QValueAxis* yMemory = nullptr;
+    QValueAxis* yPower = nullptr;
+    QTimer timer;
+    std::shared_ptr<const JobTrace> trace;
+    int memoryPoints = 0, powerPoints = 0;
+};
+
+namespace {
+
+QList<QPointF> toPoints(const std::vector<TracePoint>& pts)
+{
+    QList<QPointF> out;
+    out.reserve(qsizetype(pts.size()));
+    for (const TracePoint& p : pts)
+        out.append(QPointF(p.t_s, p.v));
+    return out;
+}
+
+// A round upper end for an axis (1, 2, 5 x 10^n above the maximum plus a little headroom).
+double niceMax(double v)
+{
+    if (!(v > 0))
+        return 1;
+    v *= 1.08;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * p >= v)
+            return m * p;
+    return 10 * p;
+}
+
+}  // namespace
+
+JobLiveChart::JobLiveChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
+{
+    d->chart = new QChart;
+    d->chart->setMargins(QMargins(4, 4, 4, 4));
+    d->chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont tf = d->chart->titleFont();
+    tf.setBold(true);
+    d->chart->setTitleFont(tf);
+
+    d->memory = new QLineSeries;
+    d->memory->setName(tr("GPU memory of the job (MiB)"));
+    d->memory->setPen(QPen(QColor(0x2b, 0x6c, 0xb0), 2));
+    d->power = new QLineSeries;
+    d->power->setName(tr("GPU power (W)"));
+    d->power->setPen(QPen(QColor(0xd9, 0x53, 0x4f), 1.5));
+    d->chart->addSeries(d->memory);
+    d->chart->addSeries(d->power);
+
+    d->x = new QValueAxis;
+    d->x->setTitleText(tr("seconds since the job started"));
+    d->x->setLabelFormat(QStringLiteral("%.0f"));
+    d->yMemory = new QValueAxis;
+    d->yMemory->setTitleText(tr("MiB"));
+    d->yMemory->setLabelFormat(QStringLiteral("%.0f"));
+    d->yMemory->setLinePenColor(d->memory->pen().color());
+    d->yMemory->setLabelsColor(d->memory->pen().color());
+    d->yPower = new QValueAxis;
+    d->yPower->setTitleText(tr("W"));
+    d->yPower->setLabelFormat(QStringLiteral("%.0f"));
+    d->yPower->setLinePenColor(d->power->pen().color());
+    d->yPower->setLabelsColor(d->power->pen().color());
+    d->chart->addAxis(d->x, Qt::AlignBottom);
+    d->chart->addAxis(d->yMemory, Qt::AlignLeft);
+    d->chart->addAxis(d->yPower, Qt::AlignRight);
+    d->memory->attachAxis(d->x);
+    d->memory->attachAxis(d->yMemory);
+    d->power->attachAxis(d->x);
+    d->power->attachAxis(d->yPower);
+
+    d->view = new QChartView(d->chart, this);
+    d->view->setRenderHint(QPainter::Antialiasing);
+    d->placeholder = new QLabel(this);
+    d->placeholder->setAlignment(Qt::AlignCenter);
+    d->placeholder->setWordWrap(true);
+    d->placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
+    d->stack = new QStackedLayout(this);
+    d->stack->setContentsMargins(0, 0, 0, 0);
+    d->stack->addWidget(d->placeholder);
+    d->stack->addWidget(d->view);
+
+    d->timer.setSingleShot(true);
+    d->timer.setInterval(kRedrawIntervalMs);
+    connect(&d->timer, &QTimer::timeout, this, &JobLiveChart::redraw);
+    clear(tr("No job selected."));
+}
+
+JobLiveChart::~JobLiveChart() = default;
+
+void JobLiveChart::setTrace(std::shared_ptr<const JobTrace> trace, const QString& title)
+{
+    d->trace = std::move(trace);
+    d->chart->setTitle(title);
+    d->placeholder->clear();
+    d->stack->setCurrentWidget(d->view);
+    redraw();
+}
+
+void JobLiveChart::traceChanged()
+{
+    if (d->trace && !d->timer.isActive())
+        d->timer.start();
+}
+
+void JobLiveChart::clear(const QString& placeholder)
+{
+    d->timer.stop();
+    d->trace.reset();
+    d->memory->clear();
+    d->power->clear();
+    d->memoryPoints = d->powerPoints = 0;
+    d->chart->setTitle(QString());
+    d->placeholder->setText(placeholder);
+    d->stack->setCurrentWidget(d->placeholder);
+}
+
+void JobLiveChart::redraw()
+{
+    d->timer.stop();
+    if (!d->trace)
+        return;
+    const JobTrace& t = *d->trace;
+    // A job starts filling a minute-wide chart from the left instead of rescaling every tick.
+    const double span = std::max(60.0, niceMax(t.lastT()));
+    const int columns = std::max(50, int(d->chart->plotArea().width()));
+    const auto mem = decimateColumns(t.memory(), 0, span, columns);
+    const auto pow = decimateColumns(t.power(), 0, span, columns);
+    d->memory->replace(toPoints(mem));
+    d->power->replace(toPoints(pow));
+    d->memoryPoints = int(mem.size());
+    d->powerPoints = int(pow.size());
+    d->x->setRange(0, span);
+    d->yMemory->setRange(0, niceMax(t.maxMemory().value_or(0)));
+    d->yPower->setRange(0, niceMax(t.maxPower().value_or(0)));
+    d->power->setName(t.power().empty() ? tr("GPU power (not reported)") : tr("GPU power (W)"));
+    d->memory->setName(t.memory().empty() ? tr("GPU memory (not read yet)")
+                                          : tr("GPU memory of the job (MiB)"));
+}
+
+int JobLiveChart::memoryPoints() const
+{
+    return d->memoryPoints;
+}
+
+int JobLiveChart::powerPoints() const
+{
+    return d->powerPoints;
+}
+
+QString JobLiveChart::title() const
+{
+    return d->chart->title();
+}
+
+QString JobLiveChart::placeholder() const
+{
+    return d->placeholder->text();
+}
+
+bool JobLiveChart::showingTrace() const
+{
+    return d->trace != nullptr;
+}
+
+}  // namespace jb

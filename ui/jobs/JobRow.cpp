@@ -1,0 +1,295 @@
+#include "jobs/JobRow.h"
+
+#include <QCoreApplication>
+
+#include <csignal>
+
+namespace jb {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("JobRow", text);
+}
+
+std::optional<double> number(const nlohmann::json& j, const char* key)
+{
+    if (!j.is_object())
+        return std::nullopt;
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number())
+        return std::nullopt;
+    return it->get<double>();
+}
+
+}  // namespace
+
+JobRow rowFromSpec(const JobSpec& spec)
+{
+    JobRow r;
+    r.name = q(spec.name);
+    r.gpu_spec = q(gpuText(spec.gpu));
+    r.timeout_s = spec.timeout_seconds;
+    for (const std::string& a : spec.argv)
+        r.argv << q(a);
+    return r;
+}
+
+void applyDisk(JobRow& row, const JobDiskInfo& disk)
+{
+    row.detail = q(disk.detail);
+    row.run_dir = q(disk.run_dir);
+    switch (disk.state) {
+    case DiskState::NotRun:
+        row.state = RowState::NotRun;
+        break;
+    case DiskState::Preserved:
+        row.state = RowState::Preserved;
+        if (disk.manifest)
+            applyManifest(row, *disk.manifest, q(disk.manifest_path));
+        row.state = RowState::Preserved;
+        break;
+    case DiskState::Orphaned:
+        row.state = RowState::Orphaned;
+        break;
+    case DiskState::Running:
+        row.state = RowState::RunningElsewhere;
+        break;
+    case DiskState::Conflict:
+        row.state = RowState::Conflict;
+        break;
+    }
+}
+
+void applyManifest(JobRow& row, const JobManifest& m, const QString& manifestPath)
+{
+    row.state = RowState::Finished;
+    row.status = m.status;
+    row.return_code = m.return_code;
+    row.elapsed_s = m.driver_wall_seconds;
+    row.peak_mib = m.hardware.peak_process_gpu_memory_mib;
+    if (m.hardware.physical_index >= 0)
+        row.gpu = m.hardware.physical_index;
+    // The timeout the job ran under, which an edited job file may no longer say.
+    if (auto t = number(m.job, "timeout_seconds"))
+        row.timeout_s = *t;
+    row.power_w = std::nan("");
+    const EnergyFigures e = energyFigures(m.energy);
+    row.gpu_energy_j = e.total_j;
+    row.marginal_j = e.marginal_j;
+    row.busy_power_w = e.busy_mean_w;
+    row.energy_note = e.note;
+    row.run_dir = q(m.run_directory);
+    row.manifest_path = manifestPath;
+    row.notes.clear();
+    for (const std::string& n : m.notes)
+        row.notes << q(n);
+    row.pid = 0;
+    row.cancelling = false;
+}
+
+EnergyFigures energyFigures(const nlohmann::json& energy)
+{
+    EnergyFigures f;
+    if (!energy.is_object())
+        return f;
+    const auto gc = energy.find("gpu_counter");
+    if (gc == energy.end() || !gc->is_string()) {
+        f.note = tr("no GPU energy counter (energy.gpu is false)");
+        return f;
+    }
+    const std::string spec = gc->get<std::string>();
+    const auto counters = energy.find("counters");
+    if (counters == energy.end() || !counters->is_object() || !counters->contains(spec)) {
+        f.note = tr("%1 was not reported").arg(q(spec));
+        return f;
+    }
+    const nlohmann::json& c = (*counters)[spec];
+    if (c.value("available", true) == false) {
+        f.note = tr("%1 not available: %2").arg(q(spec), q(c.value("reason", std::string())));
+        return f;
+    }
+    f.total_j = number(c, "total_j");
+    f.marginal_j = number(c, "marginal_j");
+    if (c.contains("busy"))
+        f.busy_mean_w = number(c["busy"], "mean_w");
+    if (c.contains("verdict") && c["verdict"].is_string())
+        f.note = tr("%1 verdict: %2").arg(q(spec), q(c["verdict"].get<std::string>()));
+    else if (c.contains("marginal_note") && c["marginal_note"].is_string())
+        f.note = tr("%1: no marginal energy: %2").arg(q(spec), q(c["marginal_note"].get<std::string>()));
+    else
+        f.note = q(spec);
+    return f;
+}
+
+QString statusKey(const JobRow& row)
+{
+    switch (row.state) {
+    case RowState::NotRun:
+        return QStringLiteral("not_run");
+    case RowState::Queued:
+        return QStringLiteral("queued");
+    case RowState::Starting:
+        return QStringLiteral("starting");
+    case RowState::Running:
+        return QStringLiteral("running");
+    case RowState::Finished:
+    case RowState::Preserved:
+        return row.status ? q(statusName(*row.status)) : QStringLiteral("unknown");
+    case RowState::Orphaned:
+        return QStringLiteral("orphaned");
+    case RowState::RunningElsewhere:
+        return QStringLiteral("running_elsewhere");
+    case RowState::Conflict:
+        return QStringLiteral("conflict");
+    case RowState::WouldRun:
+        return QStringLiteral("would_run");
+    case RowState::Failed:
+        return QStringLiteral("failed");
+    }
+    return QStringLiteral("unknown");
+}
+
+QString statusText(const JobRow& row)
+{
+    QString text = statusKey(row);
+    if (row.state == RowState::RunningElsewhere)
+        text = tr("running elsewhere");
+    else if (row.state == RowState::Starting)
+        text = tr("starting (idle)");
+    else if (row.state == RowState::NotRun)
+        text = tr("not run");
+    else if (row.state == RowState::WouldRun)
+        text = tr("would run");
+    else if (row.state == RowState::Failed)
+        text = tr("failed (no folder)");
+    else
+        text.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (row.state == RowState::Preserved)
+        text += tr(" (preserved)");
+    if (row.cancelling && (row.state == RowState::Running || row.state == RowState::Starting))
+        text += tr(" – cancelling…");
+    return text;
+}
+
+QString statusTooltip(const JobRow& row)
+{
+    QString t;
+    switch (row.state) {
+    case RowState::NotRun:
+        t = tr("No run folder yet: Run all starts it.");
+        break;
+    case RowState::Queued:
+        t = tr("Waiting for GPU %1 to be free.").arg(row.gpu_spec);
+        break;
+    case RowState::Starting:
+        t = tr("On GPU %1: measuring the idle power before the job starts.").arg(row.gpu);
+        break;
+    case RowState::Running:
+        t = tr("Running on GPU %1, pid %2.").arg(row.gpu).arg(row.pid);
+        break;
+    case RowState::Finished:
+        t = tr("Ran now; its manifest is written.");
+        break;
+    case RowState::Preserved:
+        t = tr("Recorded by an earlier run: its manifest is kept and the job is not run again "
+               "(delete its folder to run it again).");
+        break;
+    case RowState::Orphaned:
+        t = tr("A run folder without a manifest (a driver that stopped before the job ended). "
+               "Left untouched for an audit; the queue skips it.");
+        break;
+    case RowState::RunningElsewhere:
+        t = tr("Another live driver runs this job; the queue leaves it alone.");
+        break;
+    case RowState::Conflict:
+        t = tr("Several manifests, or one that cannot be read: left untouched.");
+        break;
+    case RowState::WouldRun:
+        t = tr("The dry run would start it on GPU %1: %2").arg(row.gpu_spec, row.argv.join(QLatin1Char(' ')));
+        break;
+    case RowState::Failed:
+        t = tr("No run folder could be made, so nothing was recorded.");
+        break;
+    }
+    if (!row.detail.isEmpty())
+        t += QLatin1Char('\n') + row.detail;
+    for (const QString& n : row.notes)
+        t += QStringLiteral("\n• ") + n;
+    return t;
+}
+
+StatusColors statusColors(const JobRow& row)
+{
+    // Light fills with dark text: readable when the row is not selected, and the selection
+    // colour still wins when it is.
+    const QString key = statusKey(row);
+    if (key == QLatin1String("completed"))
+        return {QColor(0xd4, 0xed, 0xda), QColor(0x15, 0x57, 0x24)};
+    if (key == QLatin1String("running") || key == QLatin1String("starting"))
+        return {QColor(0xcf, 0xe2, 0xff), QColor(0x08, 0x42, 0x98)};
+    if (key == QLatin1String("queued") || key == QLatin1String("would_run"))
+        return {QColor(0xe9, 0xec, 0xef), QColor(0x34, 0x3a, 0x40)};
+    if (key == QLatin1String("cancelled") || key == QLatin1String("running_elsewhere"))
+        return {QColor(0xfd, 0xf1, 0xc7), QColor(0x66, 0x4d, 0x03)};
+    if (key == QLatin1String("orphaned") || key == QLatin1String("conflict"))
+        return {QColor(0xff, 0xe5, 0xb4), QColor(0x7a, 0x3e, 0x00)};
+    if (key == QLatin1String("not_run"))
+        return {QColor(), QColor()};
+    // timeout, nonzero_exit, missing_result, failed_to_start, failed
+    return {QColor(0xf8, 0xd7, 0xda), QColor(0x84, 0x20, 0x29)};
+}
+
+bool isOver(const JobRow& row)
+{
+    return row.state == RowState::Finished || row.state == RowState::Preserved;
+}
+
+bool isActive(const JobRow& row)
+{
+    return row.state == RowState::Queued || row.state == RowState::Starting || row.state == RowState::Running;
+}
+
+QString exitCodeText(std::optional<int> code)
+{
+    if (!code)
+        return QStringLiteral("–");
+    if (*code >= 0)
+        return QString::number(*code);
+    // -N: signal N ended the job (as Python reports it).
+    const char* name = nullptr;
+    switch (-*code) {
+    case SIGTERM:
+        name = "SIGTERM";
+        break;
+    case SIGKILL:
+        name = "SIGKILL";
+        break;
+    case SIGINT:
+        name = "SIGINT";
+        break;
+    case SIGSEGV:
+        name = "SIGSEGV";
+        break;
+    case SIGABRT:
+        name = "SIGABRT";
+        break;
+    case SIGBUS:
+        name = "SIGBUS";
+        break;
+    case SIGHUP:
+        name = "SIGHUP";
+        break;
+    default:
+        return QString::number(*code) + QStringLiteral(" (signal %1)").arg(-*code);
+    }
+    return QString::number(*code) + QStringLiteral(" (") + QLatin1String(name) + QLatin1Char(')');
+}
+
+}  // namespace jb

@@ -1,0 +1,134 @@
+#pragma once
+// The Jobs page: a job file's GPU jobs (docs/JOBS.md) in a table with their state on disk,
+// Run all / Dry run / cancel one job / stop the queue, the selected (or newest running) job's
+// live GPU memory and power and the tail of its log, and its manifest in a read-only viewer.
+//
+// Threading: the jb::JobQueue lives on the GUI thread's event loop. It is event-driven and
+// never blocks its thread: provenance hashing and GPU probes run on its preparation thread and
+// every job on its own worker thread, which post back to this thread; what it does here is
+// small (looking at a few run folders, writing one manifest per job). A backend QThread would
+// only add a second hop for the same signals. The one wait is the queue's destructor (a page
+// destroyed mid-run): it ends the running jobs and writes their manifests (`cancelled`) so no
+// folder is left orphaned; that takes up to the jobs' grace periods. Ask running() first.
+#include "jobs/JobExecutor.h"
+#include "jobs/JobFile.h"
+#include "jobs/JobQueue.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QModelIndex;
+class QPushButton;
+class QTableView;
+
+namespace jb {
+
+class JobLiveChart;
+class JobLogView;
+class JobTableModel;
+class JobTrace;
+class ManifestDialog;
+class ObservedExecutor;
+
+class JobsPage : public QWidget {
+    Q_OBJECT
+public:
+    // Makes the executor for a job file (default: LocalExecutor with the file's nvml_library
+    // and nvidia_smi); tests and a remote executor put their own here.
+    using ExecutorFactory = std::function<std::shared_ptr<JobExecutor>(const JobFile&)>;
+
+    explicit JobsPage(QWidget* parent = nullptr);
+    ~JobsPage() override;  // mid-run: ends the running jobs and records them (see above)
+
+    // Reads the job file and shows every job's state on disk (preserved, orphaned ...). A bad
+    // file: false, the table is emptied and the banner names the file and the JSON path.
+    // Refused while a queue runs.
+    bool loadJobFile(const QString& path);
+    // Re-reads the loaded job file and looks at its run folders again.
+    bool refresh();
+    // Re-read the job file, then run every job that has no run folder yet (dryRun: say what
+    // would run, start nothing, create nothing). False where nothing was started.
+    bool runAll();
+    bool dryRun();
+    // Ends one running job (its manifest says `cancelled`); the queue goes on with the others.
+    bool cancelJob(const QString& name);
+    // Ends every running job and starts no more (jobs not started stay not run).
+    void stopQueue();
+    // The job's manifest in the read-only viewer; false where it has none.
+    bool openManifest(const QString& name);
+
+    bool running() const;
+    QString jobFilePath() const { return path_; }
+    QString errorText() const;  // the banner's error, empty when there is none
+    QString bannerText() const;
+    QString statusText() const;
+
+    void setExecutorFactory(ExecutorFactory factory) { factory_ = std::move(factory); }
+    // Asked before the buttons cancel a job or stop the queue; tests replace it.
+    std::function<bool(const QString& title, const QString& question)> confirm;
+
+    JobTableModel* model() const { return model_; }
+    QTableView* table() const { return table_; }
+    JobLiveChart* chart() const { return chart_; }
+    JobLogView* logView() const { return log_; }
+    ManifestDialog* manifestDialog() const { return manifest_; }  // null until first opened
+    QString shownJob() const { return shown_; }                   // whose chart and log are shown
+    void showJob(const QString& name);                            // selects its row
+
+Q_SIGNALS:
+    void jobFileLoaded(const QString& path);
+    void runningChanged(bool running);
+    void queueFinished(const jb::QueueSummary& summary);
+
+private:
+    enum class Banner { None, Info, Warning, Error };
+    void setBanner(Banner level, const QString& text);
+    bool startQueue(bool dry);
+    void connectQueue();
+    void updateActions();
+    void updateFileLabel();
+    void onSelectionChanged();
+    void showSelectedJob();
+    void selectJob(const QString& name, bool automatic);
+    void showChartFor(const QString& name);
+    void diskBanner();
+    void openRunFolder();
+    int selectedRow() const;
+
+    QString path_;
+    std::optional<JobFile> file_;
+    ExecutorFactory factory_;
+    std::shared_ptr<ObservedExecutor> executor_;
+    std::unique_ptr<JobQueue> queue_;
+    bool dry_ = false;
+    std::map<QString, std::shared_ptr<JobTrace>> traces_;
+    QString shown_;
+    bool follow_ = true;      // show each newly started job (until the user picks a row)
+    bool selecting_ = false;  // the page, not the user, changes the selection
+    Banner bannerLevel_ = Banner::None;
+
+    JobTableModel* model_;
+    QTableView* table_;
+    JobLiveChart* chart_;
+    JobLogView* log_;
+    ManifestDialog* manifest_ = nullptr;
+    QLabel* fileLabel_;
+    QLabel* banner_;
+    QLabel* status_;
+    QPushButton* open_;
+    QPushButton* refresh_;
+    QPushButton* dryRun_;
+    QPushButton* runAll_;
+    QPushButton* cancelJob_;
+    QPushButton* stop_;
+    QPushButton* manifestButton_;
+    QPushButton* folderButton_;
+};
+
+}  // namespace jb
