@@ -1,0 +1,70 @@
+#pragma once
+// Per-round energy per decode: one point per round with a +/- one sd bar, filled with the
+// round's verdict colour; one series for a record, two overlaid for a comparison (circles and
+// squares, side by side), each with its median as a dashed line. The Inspector's only Qt
+// Charts user; this header is free of it (pimpl), as ui/chart/PowerChart.h.
+#include "base/Result.h"
+
+#include <QColor>
+#include <QImage>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jb {
+
+struct RoundMark {
+    int round = 0;  // 0-based; drawn at round + 1
+    double value = 0;
+    std::optional<double> sd;  // half the bar
+    std::optional<std::string> verdict;
+    QString tip;  // what hovering over the point says
+};
+
+struct RoundMarkSeries {
+    QString name;  // legend: "A: x.json"
+    std::vector<RoundMark> marks;
+    std::optional<double> median;
+    QColor outline;       // marker border, bars and median line
+    bool square = false;  // the second series of a comparison
+    double x_offset = 0;  // in rounds, so two series do not hide each other
+};
+
+class RoundChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit RoundChart(QWidget* parent = nullptr);
+    ~RoundChart() override;
+
+    void setSeries(std::vector<RoundMarkSeries> series, const QString& yTitle = QStringLiteral("J per decode"));
+    void clear(const QString& placeholder);
+
+    // For tests and exports.
+    int markCount() const;
+    int seriesCount() const;
+    std::pair<double, double> yRange() const;
+    std::pair<double, double> xRange() const;
+    QString placeholderText() const;
+    // Hover text of series s, mark i (as the tooltip shows it).
+    QString describe(int series, int mark) const;
+
+    QImage toImage(const QString& title = {}) const;
+    Status savePng(const QString& path, const QString& title = {}) const;
+    Status saveSvg(const QString& path, const QString& title = {}) const;
+
+signals:
+    void hovered(const QString& text);  // empty when the pointer leaves a point
+
+public:
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> d;
+};
+
+}  // namespace jb
