@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QThread>
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +48,25 @@ struct Figures {
     int points;
 };
 
+// The decimation alone (the part of a redraw that reads the history), over the same view.
+double decimateMs(const jb::SampleStore& store, double t0_s, double t1_s, int columns)
+{
+    jb::DecimationIndex index;
+    std::vector<double> ms;
+    store.read([&](const std::vector<jb::Interval>& v) {
+        index.update(v);
+        for (int i = 0; i < kTicks; ++i) {
+            QElapsedTimer t;
+            t.start();
+            const auto pts = jb::decimate(v, index, kOrigin, kOrigin + std::int64_t(t0_s * 1e9),
+                                          kOrigin + std::int64_t(t1_s * 1e9), columns);
+            ms.push_back(double(t.nsecsElapsed()) / 1e6 + 0 * double(pts.size()));
+        }
+    });
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
 Figures measure(jb::PowerChart& chart, jb::SampleStore& store, std::size_t& n, std::mt19937_64& rng, bool paint)
 {
     std::vector<double> ms;
@@ -76,8 +96,16 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
 
     std::printf("bench_redraw: one chart redraw (1200 x 500 px chart) against the history length\n");
-    std::printf("%10s  %-10s  %14s  %14s  %14s  %8s  %13s\n", "samples", "view", "redraw p50 ms", "redraw p95 ms",
-                "+paint p50 ms", "points", "first redraw");
+    // Shared machines make timings noisy: say how busy this one was.
+    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+        char load[64] = {};
+        if (std::fgets(load, sizeof load, f))
+            std::printf("load average: %s", load);
+        std::fclose(f);
+    }
+    std::printf("cores: %d\n", QThread::idealThreadCount());
+    std::printf("%10s  %-10s  %14s  %14s  %14s  %8s  %13s  %13s\n", "samples", "view", "redraw p50 ms", "redraw p95 ms",
+                "+paint p50 ms", "points", "first redraw", "decimate ms");
     struct Row {
         std::size_t samples;
         bool zoomed;
@@ -106,8 +134,10 @@ int main(int argc, char** argv)
             }
             chart.redraw();
             Row row{n0, zoomed, measure(chart, *store, n, rng, false), measure(chart, *store, n, rng, true)};
-            std::printf("%10zu  %-10s  %14.3f  %14.3f  %14.3f  %8d  %10.1f ms\n", n0, zoomed ? "last 60 s" : "whole run",
-                        row.redraw.median_ms, row.redraw.p95_ms, row.painted.median_ms, row.redraw.points, first_ms);
+            const auto [v0, v1] = chart.visibleRange();
+            const double dec_ms = decimateMs(*store, v0, v1, chart.columns());
+            std::printf("%10zu  %-10s  %14.3f  %14.3f  %14.3f  %8d  %10.1f ms  %13.3f\n", n0, zoomed ? "last 60 s" : "whole run",
+                        row.redraw.median_ms, row.redraw.p95_ms, row.painted.median_ms, row.redraw.points, first_ms, dec_ms);
             std::fflush(stdout);
             rows.push_back(row);
         }

@@ -28,6 +28,7 @@ namespace {
 constexpr double kFollowMinSpanS = 10.0;
 constexpr double kMinVisibleSpanS = 1e-3;  // deepest zoom: a millisecond across the plot
 constexpr int kTitleHeight = 34;
+constexpr int kPixelsPerColumn = 2;
 
 // A step of 1, 2 or 5 x 10^n near `rough`, for axis ticks.
 double niceStep(double rough)
@@ -165,7 +166,9 @@ struct PowerChart::Impl {
         return view->mapFromScene(plotInScene()).boundingRect().contains(viewPos.toPoint());
     }
 
-    int columns() const { return std::max(1, int(std::lround(chart->plotArea().width()))); }
+    // One decimation column per kPixelsPerColumn pixels: up to 4 points each, so at most two
+    // points per pixel column reach the series (Qt Charts strokes every point's outline).
+    int columns() const { return std::max(1, int(chart->plotArea().width()) / kPixelsPerColumn); }
 
     void redraw();
     void applyAxes(double y0, double y1);
@@ -201,7 +204,8 @@ PowerChart::PowerChart(QWidget* parent)
 
     d->series = new QLineSeries;
     QPen pen(QColor(0x15, 0x65, 0xc0));
-    pen.setWidthF(1.4);
+    pen.setWidthF(1.0);
+    pen.setCosmetic(true);  // the raster engine's fast stroker: thousands of points per redraw
     d->series->setPen(pen);
     d->chart->addSeries(d->series);
 
@@ -225,7 +229,7 @@ PowerChart::PowerChart(QWidget* parent)
     connect(d->chart, &QChart::plotAreaChanged, this, [this] { d->dirty = true; });
 
     d->view = new View(d->chart, d.get());
-    d->view->setRenderHint(QPainter::Antialiasing);
+    d->view->setRenderHint(QPainter::Antialiasing, false);
     d->view->setRubberBand(QChartView::HorizontalRubberBand);
     d->view->setCacheMode(QGraphicsView::CacheNone);
     d->view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
@@ -399,6 +403,12 @@ void PowerChart::Impl::redraw()
             if (following) {
                 view0 = std::min(0.0, double(all.front().t0_ns - origin_ns) * 1e-9);
                 view1 = std::max(newest_s, view0 + min_span);
+                // Live, the end snaps to the next tick: the line grows into the space left and
+                // the axis (costly to lay out again) changes only now and then.
+                if (live && !frozen) {
+                    const double step = niceStep((view1 - view0) / 8.0);
+                    view1 = std::max(view1, std::ceil(newest_s / step - 1e-9) * step);
+                }
             }
             const auto t0 = origin_ns + std::int64_t(std::floor(view0 * 1e9));
             const auto t1 = origin_ns + std::int64_t(std::ceil(view1 * 1e9));
@@ -439,6 +449,9 @@ void PowerChart::Impl::redraw()
         hi = std::max(hi, b.mean_w + b.sd_w);
     }
     points = int(list.size());
+    // Antialiasing a dense min/max zigzag costs several times the rest of a frame and shows
+    // nothing more; sparse lines (zoomed in) keep it for smooth slopes.
+    view->setRenderHint(QPainter::Antialiasing, points < 2 * columns());
     series->replace(list);  // one replace, never point by point
     if (!(lo <= hi)) {
         lo = 0;
@@ -464,14 +477,22 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
     hi = std::ceil(hi / ystep) * ystep;
     const double xstep = niceStep((view1 - view0) / 8.0);
     applying = true;
-    // A coarse interval first: the axis lays out a label per tick at every change, and the old
-    // interval on the new range (10 ms ticks on a day) would be millions of them.
+    // Each change makes the axis lay out its labels again, so change only what differs, and
+    // the larger tick interval first: the old interval on the new range (10 ms ticks across a
+    // day) would be millions of labels for a moment.
     auto apply = [](QValueAxis* a, double min, double max, double step) {
-        a->setTickInterval(std::max({step, max - min, a->max() - a->min()}));
-        a->setRange(min, max);
-        a->setTickAnchor(0.0);
-        a->setTickInterval(step);
-        a->setLabelFormat(labelFormat(step));
+        const bool coarser = step > a->tickInterval();
+        if (coarser)
+            a->setTickInterval(step);
+        if (a->min() != min || a->max() != max)
+            a->setRange(min, max);
+        if (!coarser && step != a->tickInterval())
+            a->setTickInterval(step);
+        if (a->tickAnchor() != 0.0)
+            a->setTickAnchor(0.0);
+        const QString format = labelFormat(step);
+        if (a->labelFormat() != format)
+            a->setLabelFormat(format);
     };
     apply(ax, view0, view1, xstep);
     apply(ay, lo, hi, ystep);

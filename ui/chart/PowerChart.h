@@ -80,7 +80,7 @@ public:
     // and replaces the series' points.
     void redraw();
     int pointCount() const;       // points handed to the series by the last redraw
-    int columns() const;          // pixel columns of the plot area
+    int columns() const;          // decimation columns: one per two pixels of the plot area
     std::int64_t redrawCount() const;
     std::pair<double, double> yRange() const;
 
