@@ -142,6 +142,18 @@ void TestIdleNoise::averagingNeedsTrustedPoints()
     QVERIFY(!curve.empty());
     QVERIFY(!jb::averagingLimit(curve));
     QVERIFY(jb::averagingLimit(curve, 1.0));
+    // One trusted point (m = 1 of 36 values in 4 brackets): no limit, rather than "stops at
+    // the first point".
+    std::vector<std::vector<double>> brackets;
+    jb::noise::Gaussian g(4);
+    for (int b = 0; b < 4; ++b) {
+        brackets.emplace_back();
+        for (int i = 0; i < 9; ++i)
+            brackets.back().push_back(20.0 + 0.1 * g.next());
+    }
+    const auto pooled = jb::allanDeviationPooled(brackets, 0.1);
+    QVERIFY(pooled.size() >= 2);
+    QVERIFY(!jb::averagingLimit(pooled));
 }
 
 void TestIdleNoise::marginalOfARound()

@@ -76,7 +76,7 @@ void TestNoiseCharts::allanLogLogWhiteNoise()
     QVERIFY(c.logLog());
     QCOMPARE(c.points(), int(curve.size()));
     QVERIFY(!c.limitTauS());
-    QVERIFY2(c.title().contains(QStringLiteral("Still falling")), qPrintable(c.title()));
+    QVERIFY2(c.title().contains(QStringLiteral("still falling")), qPrintable(c.title()));
 }
 
 void TestNoiseCharts::allanMarksWhereAveragingStops()

@@ -348,7 +348,8 @@ void TestNoiseLabPage::recordShowsItsNoise()
     QCOMPARE(page.mode(), Mode::Record);
     QCOMPARE(modes.count(), 1);
     QVERIFY(!page.simSource()->running());
-    QVERIFY(!page.controls()->isEnabled());
+    QVERIFY(!page.controls()->isVisibleTo(&page));  // a record's figures are fixed
+    QVERIFY(page.traceShown());
     QVERIFY(!page.simButton()->isChecked());
     QCOMPARE(page.counter(), std::string("sim"));
     QVERIFY(page.noise());
@@ -369,7 +370,7 @@ void TestNoiseLabPage::recordShowsItsNoise()
     page.simButton()->click();
     QCOMPARE(page.mode(), Mode::Simulated);
     QVERIFY(page.simSource()->running());
-    QVERIFY(page.controls()->isEnabled());
+    QVERIFY(page.controls()->isVisibleTo(&page));
     QVERIFY(page.rounds().empty());
 }
 
@@ -385,6 +386,7 @@ void TestNoiseLabPage::recordWithoutSamples()
     QVERIFY(page.noise());
     QCOMPARE(page.noise()->source, std::string("brackets"));
     QCOMPARE(page.histogram()->bins(), 0);  // the placeholder says why
+    QVERIFY(!page.traceShown());
     QCOMPARE(page.allan()->points(), 0);
     QCOMPARE(page.roundsChart()->points(), 4);
     QCOMPARE(page.resolutionModel()->rowCount(), 3);

@@ -35,7 +35,8 @@ std::optional<AveragingLimit> averagingLimit(const std::vector<AllanPoint>& curv
     for (const AllanPoint& p : curve)
         if (p.m > 0 && double(p.terms) / double(p.m) >= min_independent && std::isfinite(p.adev_w))
             trusted.push_back(p);
-    if (trusted.empty() || trusted.front().m != 1)
+    // One trusted point says nothing about where the curve goes.
+    if (trusted.size() < 2 || trusted.front().m != 1)
         return std::nullopt;
     const double sigma1 = trusted.front().adev_w;
     const auto lowest = std::min_element(trusted.begin(), trusted.end(),
@@ -46,7 +47,7 @@ std::optional<AveragingLimit> averagingLimit(const std::vector<AllanPoint>& curv
     lim.white_adev_w = sigma1 / std::sqrt(double(lowest->m));
     // Still on white noise's line at the longest trusted point: the estimate's own scatter
     // there is some tens of percent, hence the loose factor.
-    lim.still_falling = lowest == trusted.end() - 1 && trusted.size() > 1 && lim.adev_w <= 1.5 * lim.white_adev_w;
+    lim.still_falling = lowest == trusted.end() - 1 && lim.adev_w <= 1.5 * lim.white_adev_w;
     return lim;
 }
 

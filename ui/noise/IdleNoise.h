@@ -27,7 +27,8 @@ std::vector<std::vector<Interval>> liveIdleBrackets(std::span<const Interval> al
                                                     std::int64_t since_ns, int max_brackets);
 
 // Where averaging idle power longer stops helping, from an Allan curve. Points are trusted
-// where terms / m (about the number of independent averages) is at least min_independent.
+// where terms / m (about the number of independent averages) is at least min_independent;
+// none under two trusted points (m = 1 among them).
 struct AveragingLimit {
     double tau_s = 0;   // the averaging time with the lowest Allan deviation
     double adev_w = 0;  // that deviation

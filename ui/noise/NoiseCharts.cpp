@@ -94,14 +94,15 @@ struct Box {
     }
 };
 
-// A step of 1, 2 or 5 x 10^n near `rough`, for linear axes' ticks.
+// The step of 1, 2 or 5 x 10^n at or above `rough`, for linear axes' ticks: never more ticks
+// than asked for, because Qt Charts elides every label ("…") once they crowd.
 double niceStep(double rough)
 {
     if (!(rough > 0) || !std::isfinite(rough))
         return 1.0;
     const double p = std::pow(10.0, std::floor(std::log10(rough)));
     const double f = rough / p;
-    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
+    return (f <= 1.0 + 1e-9 ? 1.0 : f <= 2.0 + 1e-9 ? 2.0 : f <= 5.0 + 1e-9 ? 5.0 : 10.0) * p;
 }
 
 QString formatFor(double step)
@@ -213,7 +214,7 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
     auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("intervals"));
     b.attach(bars, ax, ay);
     b.attach(fit, ax, ay);
-    niceRange(ax, lo, hi, 4);
+    niceRange(ax, lo, hi, 6);
     niceRange(ay, 0, std::max(double(maxCount), d->fit_peak) * 1.08, 4);
     ay->setLabelFormat(QStringLiteral("%.0f"));
     b.chart->legend()->show();
@@ -275,7 +276,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     Box& b = d->box;
     b.clearSeries();
     auto* line = new QLineSeries;
-    line->setName(tr("Allan deviation"));
+    line->setName(tr("idle power"));
     line->setPen(QPen(QColor(0x15, 0x65, 0xc0), 3));
     auto* dots = new QScatterSeries;
     dots->setMarkerSize(9);
@@ -290,7 +291,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     }
     // White noise from the first point on: sigma(1) / sqrt(m), slope -1/2.
     auto* white = new QLineSeries;
-    white->setName(tr("white noise (1/√τ)"));
+    white->setName(tr("white noise"));
     white->setPen(dashed(QColor(0x75, 0x75, 0x75), 2));
     const double s1 = pts.front().adev_w, m1 = pts.front().m;
     for (const AllanPoint& p : {pts.front(), pts.back()}) {
@@ -298,17 +299,21 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
         white->append(p.tau_s, w);
         lo = std::min(lo, w);
     }
+    // y: whole decades, so labelled ticks frame the curve; x: from the decade at or below the
+    // shortest tau to a little past the longest, so the curve fills the width. The bounds sit
+    // a hair outside the decades so rounding never drops the first labelled tick.
     const auto [y0, y1] = decades(lo, hi);
-    const auto [x0, x1] = decades(pts.front().tau_s, pts.back().tau_s);
+    const double x0 = decades(pts.front().tau_s, pts.front().tau_s).first;
+    const double x1 = std::max(pts.back().tau_s * 1.4, x0 * 10.0 * (1 + 1e-9));  // a decade at least
     auto* ax = b.axis<QLogValueAxis>(Qt::AlignBottom, tr("averaging time τ (s)"));
-    auto* ay = b.axis<QLogValueAxis>(Qt::AlignLeft, tr("Allan deviation (W)"));
+    auto* ay = b.axis<QLogValueAxis>(Qt::AlignLeft, tr("ADEV (W)"));
     for (QLogValueAxis* a : {ax, ay}) {
         a->setBase(10);
         a->setLabelFormat(QStringLiteral("%g"));
         a->setMinorTickCount(8);
     }
-    ax->setRange(x0, x1);
-    ay->setRange(y0, y1);
+    ax->setRange(x0 * (1 - 1e-9), x1);
+    ay->setRange(y0 * (1 - 1e-9), y1 * (1 + 1e-9));
     b.attach(white, ax, ay);
     b.attach(line, ax, ay);
     b.attach(dots, ax, ay);
@@ -317,7 +322,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     QString title;
     if (limit && !limit->still_falling) {
         auto* mark = new QLineSeries;
-        mark->setName(tr("averaging stops helping"));
+        mark->setName(tr("limit"));
         mark->setPen(dashed(QColor(0xef, 0x6c, 0x00), 3));
         mark->append(limit->tau_s, y0);
         mark->append(limit->tau_s, y1);
@@ -325,7 +330,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
         d->limit_tau = limit->tau_s;
         title = tr("Averaging helps up to τ ≈ %1").arg(fmt::duration(limit->tau_s));
     } else if (limit) {
-        title = tr("Still falling at τ = %1: longer brackets help").arg(fmt::duration(limit->tau_s));
+        title = tr("Allan deviation: still falling at %1").arg(fmt::duration(limit->tau_s));
     } else {
         title = tr("Allan deviation of idle power");
     }
@@ -383,7 +388,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
     Box& b = d->box;
     b.clearSeries();
     auto* ax = b.axis<QValueAxis>(Qt::AlignBottom, tr("round"));
-    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("marginal power (W)"));
+    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("marginal W"));
     const int first = rounds.empty() ? 1 : rounds.front().round;
     const int last = rounds.empty() ? 1 : rounds.back().round;
     const double x0 = first - 0.5, x1 = std::max(last + 0.5, first + 4.5);
@@ -394,8 +399,8 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
         auto* s = new QLineSeries;
         const QColor c = verdictStyle(l.verdict).background;
         s->setPen(dashed(c, 3));
-        s->setName(tr("%1 ≥ %2σ = %3 W")
-                       .arg(QString::fromStdString(l.verdict), fmt::significant(l.threshold, 2), fmt::significant(l.w, 3)));
+        // "10σ = 1.50 W" in the verdict's colour: short enough for three side by side.
+        s->setName(tr("%1σ = %2 W").arg(QString::number(l.threshold, 'g', 3), fmt::significant(l.w, 3)));
         s->append(x0, l.w);
         s->append(x1, l.w);
         b.attach(s, ax, ay);
@@ -435,11 +440,11 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
     ax->setLabelFormat(QStringLiteral("%.0f"));
     d->y = {ay->min(), ay->max()};
     b.chart->legend()->setVisible(!lines.empty());
-    b.chart->legend()->setAlignment(Qt::AlignTop);
+    b.chart->legend()->setAlignment(Qt::AlignBottom);
     QFont lf = b.chart->legend()->font();
     lf.setPointSize(kFonts.axis_pt);
     b.chart->legend()->setFont(lf);
-    b.chart->setTitle(tr("Rounds' marginal power against the verdict floors"));
+    b.chart->setTitle(tr("Rounds against the verdict floors"));
     d->points = int(rounds.size());
     b.showChart();
 }

@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -209,12 +210,23 @@ void NoiseLabPage::buildUi()
     banner_ = new VerdictBanner;
     trace_ = new PowerChart;
     trace_->setMinimumSize(300, 200);
+    trace_placeholder_ = new QLabel;
+    trace_placeholder_->setAlignment(Qt::AlignCenter);
+    trace_placeholder_->setWordWrap(true);
+    QFont pf = trace_placeholder_->font();
+    pf.setPointSize(pf.pointSize() + 3);
+    trace_placeholder_->setFont(pf);
+    trace_placeholder_->setStyleSheet(QStringLiteral("color: #757575; border: 1px dashed #bdbdbd;"));
+    trace_stack_ = new QStackedWidget;
+    trace_stack_->addWidget(trace_);
+    trace_stack_->addWidget(trace_placeholder_);
     rounds_chart_ = new RoundsChart;
     resolution_ = new ResolutionModel(this);
     resolution_view_ = new QTableView;
     resolution_view_->setModel(resolution_);
     resolution_view_->verticalHeader()->hide();
     resolution_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    resolution_view_->horizontalHeader()->setSectionResizeMode(ResolutionModel::VerdictCol, QHeaderView::ResizeToContents);
     resolution_view_->setSelectionMode(QAbstractItemView::NoSelection);
     resolution_view_->setFocusPolicy(Qt::NoFocus);
     QFont tf = resolution_view_->font();
@@ -229,7 +241,7 @@ void NoiseLabPage::buildUi()
 
     auto* traceBox = new QVBoxLayout;
     traceBox->addWidget(caption(tr("Power (grey: idle brackets, coloured: busy windows by verdict)")));
-    traceBox->addWidget(trace_, 1);
+    traceBox->addWidget(trace_stack_, 1);
     auto* roundsBox = new QVBoxLayout;
     roundsBox->addWidget(rounds_chart_, 1);
     roundsBox->addWidget(resolution_view_);
@@ -291,7 +303,8 @@ void NoiseLabPage::setMode(Mode m)
     mode_ = m;
     sim_button_->setChecked(m == Mode::Simulated);
     real_button_->setChecked(m == Mode::Real);
-    controls_->setEnabled(m != Mode::Record);
+    // A record's figures are fixed: the sliders go, the planner moves up.
+    controls_->setVisible(m != Mode::Record);
     controls_->setPowerEditable(m != Mode::Real);
     record_counter_->setVisible(m == Mode::Record && record_counter_->count() > 1);
     planner_->setApplicable(m != Mode::Record);
@@ -455,6 +468,7 @@ void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const Sampl
     last_phase_.reset();
     record_.reset();
     noise_.reset();
+    showTrace(true);
     trace_->setSource(store_, origin_ns_, true);
     trace_->setSeriesName(QString::fromStdString(spec));
     trace_->setShades({});
@@ -663,8 +677,8 @@ void NoiseLabPage::updateBanner()
         m.idle_intervals = intervalsInside(s.idle_s, s.period_s);
         m.busy_intervals = intervalsInside(s.busyS(), s.period_s);
         if (m.idle_sd_w > 0 && m.idle_intervals >= 2 && m.busy_intervals >= 2)
-            f.detail += tr("\nModel at these settings: clean in %1 of rounds, relative-only or better in %2, "
-                           "noisy or better in %3")
+            f.detail += tr("\nExpected at these settings: clean in %1 of rounds · relative-only or better %2 · "
+                           "noisy or better %3")
                             .arg(percent(verdictProbability(m, kCleanRatio)),
                                  percent(verdictProbability(m, kRelativeOnlyRatio)),
                                  percent(verdictProbability(m, kNoisyRatio)));
@@ -726,8 +740,8 @@ void NoiseLabPage::updateNoiseFigures()
     for (const auto& b : n.idle_power_w)
         all.insert(all.end(), b.begin(), b.end());
     if (all.empty()) {
-        const QString why = tr("This record keeps each idle bracket's mean and sd only, not its intervals "
-                               "(record with --samples to see them).");
+        const QString why = tr("This record keeps each idle bracket's mean and sd,\nnot its intervals.\n"
+                               "Record with --samples to see them.");
         histogram_->clear(why);
         allan_->clear(why);
     } else {
@@ -749,7 +763,10 @@ void NoiseLabPage::updateNoiseFigures()
         PlanInputs in;
         in.idle_sd_w = n.idle_sd_w;
         in.period_s = n.period_s;
-        if (!all.empty())
+        // The Allan curve lets the planner suggest a longer sample period, which lowers a real
+        // counter's sd; the `sim` counter's sd is per interval whatever the period, so there
+        // the suggestion would mislead (docs/PLANNER.md, section 4).
+        if (!all.empty() && mode_ == Mode::Real)
             in.allan = allanDeviationPooled(n.idle_power_w, n.period_s);
         planner_->setNoise(in, tr("Idle noise measured now: sd %1 W over %2 intervals in %3 brackets, every %4.")
                                    .arg(fmt::significant(n.idle_sd_w, 3))
@@ -800,7 +817,7 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         noise_.reset();
         spec_ = spec;
         setStatus(QString::fromStdString(n.error()), true);
-        trace_->clear(QString::fromStdString(n.error()));
+        showTrace(false, QString::fromStdString(n.error()));
         banner_->clear(QString::fromStdString(n.error()));
         histogram_->clear(QString::fromStdString(n.error()));
         allan_->clear(QString::fromStdString(n.error()));
@@ -823,6 +840,7 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         if (const auto first = timeline_.firstNs())
             origin_ns_ = std::min(origin_ns_, *first);
         store_ = store;
+        showTrace(true);
         trace_->setSource(store_, origin_ns_, false);
         trace_->setSeriesName(QString::fromStdString(spec_));
         trace_->setShades(timeline_.shades(spec_, origin_ns_));
@@ -832,7 +850,9 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         trace_->resetView();
     } else {
         store_.reset();
-        trace_->clear(tr("This record has no raw samples (record with --samples to keep them)."));
+        trace_->clear();
+        showTrace(false, tr("This record has no raw samples, so no power trace.\nRecord with --samples to keep "
+                            "them.\nIts rounds and stored idle brackets are on the right."));
     }
 
     PlanInputs in = planInputsFrom(*noise_, r);
@@ -849,6 +869,17 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         planner_->setBusySPerK(*noise_->busy_s_per_k);
     refresh();
     planner_->replan();
+}
+
+void NoiseLabPage::showTrace(bool shown, const QString& placeholder)
+{
+    trace_placeholder_->setText(placeholder);
+    trace_stack_->setCurrentWidget(shown ? static_cast<QWidget*>(trace_) : trace_placeholder_);
+}
+
+bool NoiseLabPage::traceShown() const
+{
+    return trace_stack_->currentWidget() == trace_;
 }
 
 void NoiseLabPage::setStatus(const QString& text, bool error)

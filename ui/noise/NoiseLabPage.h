@@ -34,6 +34,7 @@ class QButtonGroup;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QStackedWidget;
 class QTableView;
 
 namespace jb {
@@ -96,6 +97,7 @@ public:
     QPushButton* simButton() const { return sim_button_; }
     QPushButton* realButton() const { return real_button_; }
     QLabel* statusLabel() const { return status_; }
+    bool traceShown() const;  // false where the placeholder stands instead (no raw samples)
     // The idle noise the figures show now (live brackets or the record's).
     const std::optional<RecordNoise>& noise() const { return noise_; }
     const std::vector<Round>& rounds() const { return rounds_; }
@@ -129,6 +131,7 @@ private:
     void updateNoiseFigures();
     void updateRounds();
     void setStatus(const QString& text, bool error = false);
+    void showTrace(bool shown, const QString& placeholder = {});
     double busyWindowS() const;
     double idleS() const;
     std::int64_t nowNs() const;
@@ -171,6 +174,8 @@ private:
     PlannerPanel* planner_ = nullptr;
     VerdictBanner* banner_ = nullptr;
     PowerChart* trace_ = nullptr;
+    QLabel* trace_placeholder_ = nullptr;  // instead of the trace where a record has no samples
+    QStackedWidget* trace_stack_ = nullptr;
     RoundsChart* rounds_chart_ = nullptr;
     QTableView* resolution_view_ = nullptr;
     ResolutionModel* resolution_ = nullptr;

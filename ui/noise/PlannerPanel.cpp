@@ -190,7 +190,7 @@ void PlannerPanel::show(const PlanOutcome& o)
 {
     const QString target = QString::fromStdString(in_.target);
     if (o.reachable) {
-        result_->setText(tr("idle %1 · k %2 · %3 rounds\ntotal %4")
+        result_->setText(tr("idle %1 · k %2\n%3 rounds · total %4")
                              .arg(fmt::duration(o.idle_s))
                              .arg(o.k)
                              .arg(o.rounds)

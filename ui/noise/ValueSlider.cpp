@@ -32,6 +32,7 @@ ValueSlider::ValueSlider(const QString& name, std::vector<double> values, double
     slider_->setRange(0, int(values_.size()) - 1);
     slider_->setPageStep(1);
     slider_->setTickPosition(QSlider::TicksBelow);
+    slider_->setTickInterval(std::max(1, int(values_.size()) / 20));  // a comb of 100 ticks reads as noise
     slider_->setAccessibleName(name);
     title->setBuddy(slider_);
 
