@@ -75,8 +75,15 @@ JobsPage::JobsPage(QWidget* parent)
     manifestButton_ = button(tr("Manifest…"), QStyle::SP_FileIcon, tr("Show the selected job's manifest"));
     folderButton_ = button(tr("Run Folder"), QStyle::SP_DirOpenIcon,
                            tr("Open the selected job's run folder in the file manager"));
+    // Named for tests (findChild) and style sheets.
+    open_->setObjectName(QStringLiteral("openJobFile"));
+    refresh_->setObjectName(QStringLiteral("refresh"));
     runAll_->setObjectName(QStringLiteral("runAll"));
     dryRun_->setObjectName(QStringLiteral("dryRun"));
+    cancelJob_->setObjectName(QStringLiteral("cancelJob"));
+    stop_->setObjectName(QStringLiteral("stopQueue"));
+    manifestButton_->setObjectName(QStringLiteral("openManifest"));
+    folderButton_->setObjectName(QStringLiteral("openRunFolder"));
 
     auto* tools = new QHBoxLayout;
     tools->addWidget(open_);

@@ -1,0 +1,90 @@
+// The live chart's math, apart from the painting: samples in, at most four points per pixel
+// column out, every column's extremes kept, in time order.
+#include "jobs/JobTrace.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+class TestJobTrace : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void addSkipsUnknownValues()
+    {
+        jb::JobTrace t;
+        t.add(0.0, 100, std::nan(""));
+        t.add(1.0, -1, 250.0);  // memory not read this time
+        t.add(2.0, 300, 260.0);
+        QCOMPARE(t.samples(), std::size_t(3));
+        QCOMPARE(t.memory().size(), std::size_t(2));
+        QCOMPARE(t.power().size(), std::size_t(2));
+        QCOMPARE(t.maxMemory(), std::optional<double>(300));
+        QCOMPARE(t.maxPower(), std::optional<double>(260));
+        QCOMPARE(t.lastT(), 2.0);
+        QVERIFY(!jb::JobTrace().maxPower().has_value());
+    }
+
+    void fewPointsAreKeptAsTheyAre()
+    {
+        const std::vector<jb::TracePoint> pts{{0, 1}, {1, 5}, {2, 3}, {50, 9}};
+        QCOMPARE(jb::decimateColumns(pts, 0, 10, 100), (std::vector<jb::TracePoint>{{0, 1}, {1, 5}, {2, 3}}));
+        QVERIFY(jb::decimateColumns(pts, 5, 5, 10).empty());  // an empty range
+        QVERIFY(jb::decimateColumns({}, 0, 10, 10).empty());
+    }
+
+    void manyPointsAtMostFourPerColumnWithTheirExtremes()
+    {
+        // Six hours at one sample a second, noisy, with one spike and one dip.
+        std::vector<jb::TracePoint> pts;
+        std::mt19937 rng(7);
+        std::normal_distribution<double> noise(300, 5);
+        for (int i = 0; i < 21600; ++i)
+            pts.push_back({double(i), noise(rng)});
+        pts[12345].v = 700;
+        pts[777].v = 10;
+        const int columns = 800;
+        const auto out = jb::decimateColumns(pts, 0, 21600, columns);
+        QVERIFY(out.size() <= std::size_t(4 * columns));
+        QVERIFY(out.size() >= std::size_t(2 * columns));  // every column has points
+        QVERIFY(std::is_sorted(out.begin(), out.end(), [](auto& a, auto& b) { return a.t_s < b.t_s; }));
+        QVERIFY(std::find(out.begin(), out.end(), pts[12345]) != out.end());
+        QVERIFY(std::find(out.begin(), out.end(), pts[777]) != out.end());
+        QCOMPARE(out.front(), pts.front());
+        QCOMPARE(out.back(), pts.back());
+        // Per column: the min and max of the input are there.
+        const double width = 21600.0 / columns;
+        for (int c = 0; c < columns; c += 97) {
+            double lo = 1e9, hi = -1e9, olo = 1e9, ohi = -1e9;
+            for (const auto& p : pts)
+                if (std::min(columns - 1, int(p.t_s / width)) == c) {
+                    lo = std::min(lo, p.v);
+                    hi = std::max(hi, p.v);
+                }
+            for (const auto& p : out)
+                if (std::min(columns - 1, int(p.t_s / width)) == c) {
+                    olo = std::min(olo, p.v);
+                    ohi = std::max(ohi, p.v);
+                }
+            QCOMPARE(olo, lo);
+            QCOMPARE(ohi, hi);
+        }
+    }
+
+    void pointsOutsideTheRangeAreDropped()
+    {
+        std::vector<jb::TracePoint> pts;
+        for (int i = 0; i < 1000; ++i)
+            pts.push_back({double(i), double(i % 7)});
+        const auto out = jb::decimateColumns(pts, 100, 200, 10);
+        QVERIFY(!out.empty());
+        for (const auto& p : out)
+            QVERIFY(p.t_s >= 100 && p.t_s <= 200);
+        QVERIFY(out.size() <= 40);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobTrace)
+#include "tst_jobtrace.moc"
