@@ -66,4 +66,11 @@ grep -q '"rounds"' "$root/measure.out" || fail "measure's record has no \"rounds
 grep -q '"sim"' "$root/measure.out" || fail "measure's record has no \"sim\" counter figures: $(show measure)"
 rounds=$(grep -c '"decodes"' "$root/measure.out" || true)
 [ "$rounds" -ge 1 ] || fail "measure's record has no round with decodes: $(show measure)"
+# The dashboard, where the package has it: starts from the scratch root (every library and
+# plugin it needs resolves) far enough to print its version.
+if [ -e "$bin/joulebench" ]; then
+    run gui-version env QT_QPA_PLATFORM=offscreen "$bin/joulebench" --version ||
+        fail "joulebench --version failed: $(show gui-version)"
+    grep -q "$version" "$root/gui-version.out" || fail "joulebench --version does not say $version: $(show gui-version)"
+fi
 echo "ok: the installed joulebench-cli $version runs, lists its counters and measures the installed demo decoder"
