@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSignalBlocker>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
@@ -170,7 +171,24 @@ void CompareView::setCandidates(std::vector<CompareCandidate> c)
         boxA_->setCurrentIndex(a);
         boxB_->setCurrentIndex(b);
     }
-    compare(a, b, keepCounter);
+    {
+        const QSignalBlocker bc(counterBox_);
+        refillCounters();
+        const int i = counterBox_->findText(q(keepCounter));
+        if (i >= 0)
+            counterBox_->setCurrentIndex(i);
+    }
+    stale_ = true;
+    comparison_.reset();
+    if (isVisible())
+        recompute();
+}
+
+void CompareView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (stale_)
+        recompute();
 }
 
 void CompareView::compare(int a, int b, const std::string& spec)
@@ -221,6 +239,7 @@ QString CompareView::formatRatio(const Comparison& c)
 
 void CompareView::recompute()
 {
+    stale_ = false;
     comparison_.reset();
     const int a = indexA(), b = indexB();
     auto sideText = [](const CompareCandidate& x, const Comparison* c, bool isA) {
@@ -243,7 +262,7 @@ void CompareView::recompute()
         }
         return lines.join(QStringLiteral("<br>"));
     };
-    if (a < 0 || b < 0 || a >= candidateCount() || b >= candidateCount()) {
+    if (a < 0 || b < 0 || a >= candidateCount() || b >= candidateCount() || candidateCount() < 2) {
         headline_->setText(tr("Open two records to compare them."));
         meaning_->clear();
         sideA_->clear();

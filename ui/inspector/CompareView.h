@@ -57,12 +57,18 @@ public:
 signals:
     void compared();
 
+protected:
+    // The bootstrap (10,000 draws) runs when the comparison is on screen or asked for, not
+    // each time a record opens.
+    void showEvent(QShowEvent* e) override;
+
 private:
     void refillCounters();
     void recompute();
 
     std::vector<CompareCandidate> candidates_;
     std::optional<Comparison> comparison_;
+    bool stale_ = true;
     QComboBox* boxA_;
     QComboBox* boxB_;
     QComboBox* counterBox_;
