@@ -429,7 +429,7 @@ void TestNoiseLabPage::realCounterRunsASession()
     o.counters.powercap_root = dir.path().toStdString();
     o.counters.rapl_zone = z.zone.toStdString();
     o.decoder_args = {QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("2"), QStringLiteral("--job-ms"),
-                      QStringLiteral("100"), QStringLiteral("--flag"), z.flag, QStringLiteral("--busy-w"),
+                      QStringLiteral("150"), QStringLiteral("--flag"), z.flag, QStringLiteral("--busy-w"),
                       QStringLiteral("15")};
     NoiseLabPage page(o);
     QVERIFY2(page.realCounter().ok(), page.realCounter().reason.c_str());
@@ -454,9 +454,10 @@ void TestNoiseLabPage::realCounterRunsASession()
     QCOMPARE(page.counter(), std::string("rapl"));
     const jb::CounterRound* c = page.rounds().back().counter("rapl");
     QVERIFY(c && c->busy && c->idle_after);
-    // fakezone adds 15 W while the child is busy.
-    QVERIFY2(std::abs(c->busy->mean_w - c->idle_after->mean_w - 15.0) < 3.0,
-             qPrintable(QString::number(c->busy->mean_w - c->idle_after->mean_w)));
+    // fakezone adds 15 W while the child is busy; the window's edges (the child's reply, the
+    // zone's 1 ms ticks on a loaded machine) lose some of it, never add any.
+    const double marginal = c->busy->mean_w - c->idle_after->mean_w;
+    QVERIFY2(marginal > 7.5 && marginal < 16.0, qPrintable(QString::number(marginal)));
     QVERIFY(page.banner()->verdictText() != QStringLiteral("–"));
     page.refresh();
     QVERIFY(page.noise());

@@ -9,7 +9,7 @@
 #include "noise/NoiseCharts.h"
 #include "noise/PlannerPanel.h"
 #include "noise/ResolutionModel.h"
-#include "noise/RoundModel.h"
+#include "noise/NoiseLabText.h"
 #include "noise/SimControls.h"
 #include "noise/SimSource.h"
 #include "noise/VerdictBanner.h"
@@ -34,7 +34,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace jb {
 
@@ -45,24 +44,6 @@ QString decoderPath(const NoiseLabOptions& o)
     if (!o.decoder.isEmpty())
         return o.decoder;
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-demo-decoder"));
-}
-
-QString percent(double p)
-{
-    return QString::number(p * 100.0, 'f', 0) + QLatin1Char('%');
-}
-
-// "8 clean · 2 relative-only": verdicts in the order of trust.
-QString verdictCounts(const std::vector<std::optional<std::string>>& verdicts)
-{
-    std::map<std::string, int> n;
-    for (const auto& v : verdicts)
-        n[v.value_or("no verdict")] += 1;
-    QStringList parts;
-    for (const char* name : {"clean", "relative-only", "noisy", "unusable", "no verdict"})
-        if (n.count(name))
-            parts << QStringLiteral("%1 %2").arg(n[name]).arg(QString::fromLatin1(name));
-    return parts.join(QStringLiteral(" · "));
 }
 
 QLabel* caption(const QString& text)
@@ -106,7 +87,7 @@ NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
     connect(sim_, &SimSource::idleChanged, this, [this](qint64 t_ns) {
         // Idle brackets measured before the change describe other settings.
         if (mode_ == Mode::Simulated)
-            noise_since_ns_ = t_ns;
+            run_.setNoiseSince(t_ns);
     });
 
     connect(real_, &RunController::started, this, [this](qint64 origin_ns, const QStringList&) {
@@ -456,64 +437,41 @@ void NoiseLabPage::onSettings()
 void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, const std::string& spec,
                              double period_s)
 {
-    origin_ns_ = origin_ns;
-    store_ = std::move(store);
-    spec_ = spec;
-    period_s_ = period_s;
-    timeline_.clear();
-    idle_spans_.clear();
-    rounds_.clear();
-    first_round_index_ = 0;
-    noise_since_ns_ = origin_ns;
-    last_phase_.reset();
+    run_.beginLive(origin_ns, std::move(store), spec, period_s);
     record_.reset();
     noise_.reset();
     showTrace(true);
-    trace_->setSource(store_, origin_ns_, true);
+    trace_->setSource(run_.store(), origin_ns, true);
     trace_->setSeriesName(QString::fromStdString(spec));
     trace_->setShades({});
     trace_->setBands({});
+    const QString measuring = tr("Measuring the first idle bracket…");
     banner_->clear(tr("Waiting for the first round…"));
     rounds_chart_->clear(tr("No rounds yet: each takes an idle bracket, a busy window and an idle bracket."));
-    histogram_->clear(tr("Measuring the first idle bracket…"));
-    allan_->clear(tr("Measuring the first idle bracket…"));
+    histogram_->clear(measuring);
+    allan_->clear(measuring);
     resolution_->clear();
-    planner_->clearNoise(tr("Measuring the first idle bracket…"));
+    planner_->clearNoise(measuring);
     planner_->setMeasuredMarginal(std::nullopt, {});
     updateTraceWindow();
 }
 
 void NoiseLabPage::onPhase(const PhaseEvent& e)
 {
-    timeline_.apply(e);
-    if (e.kind == PhaseEvent::IdleStarted)
-        idle_spans_.push_back({e.t_ns, std::nullopt});
-    else if (e.kind == PhaseEvent::IdleEnded && !idle_spans_.empty())
-        idle_spans_.back().t1_ns = e.t_ns;
-    last_phase_ = e;
-    trace_->setShades(timeline_.shades(spec_, origin_ns_));
+    run_.apply(e);
+    trace_->setShades(run_.shades());
     updatePhaseText();
 }
 
 void NoiseLabPage::onRound(int index, const Round& r)
 {
-    timeline_.setRound(index, r);
-    if (rounds_.empty())
-        first_round_index_ = index;
-    rounds_.push_back(r);
-    // A long lecture makes many rounds; the page shows the last few.
-    constexpr std::size_t kKeep = 500;
-    if (rounds_.size() > kKeep) {
-        const std::size_t drop = rounds_.size() - kKeep;
-        rounds_.erase(rounds_.begin(), rounds_.begin() + std::ptrdiff_t(drop));
-        first_round_index_ += int(drop);
-    }
-    if (mode_ == Mode::Real && rounds_.size() == 1 && r.window_ns > 0 && real_->plan().k > 0)
+    run_.addRound(index, r);
+    if (mode_ == Mode::Real && run_.rounds().size() == 1 && r.window_ns > 0 && real_->plan().k > 0)
         planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(real_->plan().k));
-    trace_->setShades(timeline_.shades(spec_, origin_ns_));
+    trace_->setShades(run_.shades());
     updateBanner();
     updateRounds();
-    const CounterRound* c = r.counter(spec_);
+    const CounterRound* c = r.counter(run_.spec());
     emit roundShown(index, c && c->verdict ? QString::fromStdString(*c->verdict) : QString());
 }
 
@@ -545,7 +503,7 @@ std::int64_t NoiseLabPage::nowNs() const
     case Mode::Record:
         break;
     }
-    return origin_ns_;
+    return run_.originNs();
 }
 
 double NoiseLabPage::idleS() const
@@ -563,144 +521,57 @@ double NoiseLabPage::busyWindowS() const
         return sim_->settings().busyS();
     if (mode_ == Mode::Record)
         return noise_ && noise_->window_s ? *noise_->window_s : 0.0;
-    std::vector<double> w;
-    for (const Round& r : rounds_)
-        if (r.window_ns > 0)
-            w.push_back(double(r.window_ns) / 1e9);
-    return w.empty() ? 0.0 : median(w);
-}
-
-std::optional<double> NoiseLabPage::measuredMarginalW(int lastN) const
-{
-    std::vector<double> m;
-    for (auto it = rounds_.rbegin(); it != rounds_.rend() && int(m.size()) < lastN; ++it)
-        if (const CounterRound* c = it->counter(spec_))
-            if (const auto w = roundMarginalW(*c))
-                m.push_back(*w);
-    if (m.empty())
-        return std::nullopt;
-    return median(m);
+    return run_.medianWindowS();
 }
 
 void NoiseLabPage::updateTraceWindow()
 {
-    if (mode_ == Mode::Record || !store_)
+    if (mode_ == Mode::Record || !run_.store())
         return;
     // A sliding window of a few rounds, so the noise stays visible however long the run.
-    const double cycle = idleS() + std::max(busyWindowS(), 0.5) + 2 * period_s_;
+    const double cycle = idleS() + std::max(busyWindowS(), 0.5) + 2 * run_.periodS();
     const double span = std::clamp(2.5 * cycle, 20.0, 300.0);
-    const double now = double(nowNs() - origin_ns_) / 1e9;
+    const double now = double(nowNs() - run_.originNs()) / 1e9;
     const double t0 = std::max(0.0, now - span);
     trace_->setVisibleRange(t0, t0 + span);
 }
 
 void NoiseLabPage::updatePhaseText()
 {
-    if (mode_ == Mode::Record || !last_phase_) {
+    if (mode_ == Mode::Record || !run_.lastPhase()) {
         banner_->setPhase(QString());
         return;
     }
-    const double since = double(nowNs() - last_phase_->t_ns) / 1e9;
-    QString text;
-    switch (last_phase_->kind) {
-    case PhaseEvent::IdleStarted:
-        text = tr("idle bracket  %1 / %2 s").arg(fmt::fixed(std::min(since, idleS()), 1), fmt::significant(idleS(), 3));
-        break;
-    case PhaseEvent::IdleEnded:
-        text = tr("settling");
-        break;
-    case PhaseEvent::BusyStarted:
-        text = tr("busy: round %1  %2 s").arg(last_phase_->round + 1).arg(fmt::fixed(since, 1));
-        break;
-    case PhaseEvent::BusyEnded:
-        text = tr("idle bracket");
-        break;
-    }
+    QString text = NoiseLabText::phase(*run_.lastPhase(), nowNs(), idleS());
     if (mode_ == Mode::Simulated)
-        text += tr("\nsimulated %1 at %2×").arg(fmt::clock(double(nowNs() - origin_ns_) / 1e9)).arg(sim_->speed());
+        text += tr("\nsimulated %1 at %2×").arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9)).arg(sim_->speed());
     banner_->setPhase(text);
 }
 
 void NoiseLabPage::updateBanner()
 {
     if (mode_ == Mode::Record) {
-        if (!noise_ || noise_->ratios.empty()) {
-            banner_->clear(noise_ ? tr("The record has no round with a ratio for %1.").arg(QString::fromStdString(spec_))
-                                  : QString());
-            return;
-        }
-        BannerFigures f;
-        f.ratio = median(noise_->ratios);
-        f.verdict = verdict(f.ratio);
-        f.ratio_label = tr("median ratio");
-        f.caption = tr("median of %1 rounds").arg(noise_->ratios.size());
-        if (noise_->marginal_w)
-            f.figures = tr("median marginal %1 W, idle sd %2 W")
-                            .arg(fmt::significant(*noise_->marginal_w, 3), fmt::significant(noise_->idle_sd_w, 3));
-        std::vector<std::optional<std::string>> v;
-        for (const Round& r : record_->rounds)
-            if (const CounterRound* c = r.counter(spec_))
-                v.push_back(c->verdict);
-        f.detail = tr("Rounds: %1").arg(verdictCounts(v));
-        banner_->showFigures(f);
+        if (noise_ && record_)
+            banner_->showFigures(NoiseLabText::recordBanner(*record_, *noise_));
         return;
     }
-    if (rounds_.empty())
+    if (run_.rounds().empty())
         return;
-    const Round& last = rounds_.back();
-    const CounterRound* c = last.counter(spec_);
-    if (!c) {
-        banner_->clear(tr("The last round has no figures for %1.").arg(QString::fromStdString(spec_)));
-        return;
-    }
-    BannerFigures f;
-    f.verdict = c->verdict;
-    f.ratio = c->ratio;
-    f.caption = tr("round %1").arg(first_round_index_ + int(rounds_.size()));
-    const auto marginal = roundMarginalW(*c);
-    if (marginal && c->idle_before && c->idle_after)
-        f.figures = tr("marginal %1 W  ÷  idle sd %2 W")
-                        .arg(fmt::significant(*marginal, 3),
-                             fmt::significant(std::max(c->idle_before->sd_w, c->idle_after->sd_w), 3));
-    std::vector<std::optional<std::string>> v;
-    for (auto it = rounds_.rbegin(); it != rounds_.rend() && v.size() < 10; ++it)
-        if (const CounterRound* rc = it->counter(spec_))
-            v.push_back(rc->verdict);
-    f.detail = tr("Last %1 rounds: %2").arg(v.size()).arg(verdictCounts(v));
+    BannerFigures f = NoiseLabText::roundBanner(run_.rounds().back(), run_.spec(),
+                                                run_.roundNumber(run_.rounds().size() - 1), run_.verdicts(10));
     if (mode_ == Mode::Simulated) {
         // What the model expects of a round at these settings (docs/PLANNER.md, section 3).
-        const LiveSimSettings& s = sim_->settings();
-        RoundModel m;
-        m.marginal_w = s.signal_w;
-        m.idle_sd_w = s.noise_sd_w;
-        m.busy_sd_w = s.noise_sd_w;
-        m.idle_intervals = intervalsInside(s.idle_s, s.period_s);
-        m.busy_intervals = intervalsInside(s.busyS(), s.period_s);
-        if (m.idle_sd_w > 0 && m.idle_intervals >= 2 && m.busy_intervals >= 2)
-            f.detail += tr("\nExpected at these settings: clean in %1 of rounds · relative-only or better %2 · "
-                           "noisy or better %3")
-                            .arg(percent(verdictProbability(m, kCleanRatio)),
-                                 percent(verdictProbability(m, kRelativeOnlyRatio)),
-                                 percent(verdictProbability(m, kNoisyRatio)));
+        const QString e = NoiseLabText::expectation(sim_->settings());
+        if (!e.isEmpty())
+            f.detail += QLatin1Char('\n') + e;
     }
     banner_->showFigures(f);
 }
 
 void NoiseLabPage::updateRounds()
 {
-    const std::vector<Round>& rounds = mode_ == Mode::Record && record_ ? record_->rounds : rounds_;
-    const int base = mode_ == Mode::Record ? 0 : first_round_index_;
-    std::vector<RoundPoint> pts;
-    const std::size_t from = rounds.size() > std::size_t(kRoundsShown) ? rounds.size() - kRoundsShown : 0;
-    for (std::size_t i = from; i < rounds.size(); ++i)
-        if (const CounterRound* c = rounds[i].counter(spec_))
-            if (const auto w = roundMarginalW(*c))
-                pts.push_back({base + int(i) + 1, *w, c->verdict});
-    std::vector<ThresholdLine> lines;
-    if (noise_ && noise_->idle_sd_w > 0)
-        for (const auto& [name, t] : {std::pair{"clean", kCleanRatio}, std::pair{"relative-only", kRelativeOnlyRatio},
-                                      std::pair{"noisy", kNoisyRatio}})
-            lines.push_back({name, t, t * noise_->idle_sd_w});
+    const std::vector<RoundPoint> pts = run_.roundPoints(kRoundsShown);
+    const std::vector<ThresholdLine> lines = NoiseLabText::floors(noise_ ? noise_->idle_sd_w : 0.0);
     if (pts.empty() && lines.empty()) {
         rounds_chart_->clear(tr("No rounds yet: each takes an idle bracket, a busy window and an idle bracket."));
         return;
@@ -710,22 +581,9 @@ void NoiseLabPage::updateRounds()
 
 void NoiseLabPage::updateNoiseFigures()
 {
-    if (mode_ != Mode::Record && store_) {
-        std::vector<std::vector<Interval>> brackets;
-        store_->read([&](const std::vector<Interval>& all) {
-            brackets = liveIdleBrackets(all, idle_spans_, noise_since_ns_, kBracketsUsed);
-        });
-        std::vector<std::span<const Interval>> spans(brackets.begin(), brackets.end());
-        RecordNoise n = liveNoise(spans, spec_, period_s_);
-        if (n.brackets > 0)
-            noise_ = std::move(n);
-        else
-            noise_.reset();
-        // The open bracket's band grows with it.
-        const auto store = store_;
-        trace_->setBands(timeline_.bands(spec_, origin_ns_, nowNs(), [store](std::int64_t t0, std::int64_t t1) {
-            return bracket(store->between(t0, t1));
-        }));
+    if (mode_ != Mode::Record && run_.store()) {
+        noise_ = run_.liveNoise(kBracketsUsed);
+        trace_->setBands(run_.bands(nowNs()));  // the open bracket's band grows with it
     }
     if (!noise_) {
         if (mode_ != Mode::Record) {
@@ -773,8 +631,7 @@ void NoiseLabPage::updateNoiseFigures()
                                    .arg(n.intervals)
                                    .arg(n.brackets)
                                    .arg(fmt::duration(n.period_s)));
-        const auto m = measuredMarginalW(10);
-        planner_->setMeasuredMarginal(m, tr("the median of the last rounds"));
+        planner_->setMeasuredMarginal(run_.medianMarginalW(10), tr("the median of the last rounds"));
     }
     updateRounds();
 }
@@ -807,49 +664,40 @@ void NoiseLabPage::showRecord(const Record& r, const QString& title)
 void NoiseLabPage::showRecordCounter(const std::string& spec)
 {
     const Record& r = *record_;
-    last_phase_.reset();
-    rounds_ = r.rounds;
-    first_round_index_ = 0;
-    timeline_ = RunTimeline::fromRecord(r);
-    idle_spans_.clear();
     auto n = recordNoise(r, spec);
     if (!n) {
+        const QString why = QString::fromStdString(n.error());
+        run_.showRecord(r, spec, r.sample_s);
         noise_.reset();
-        spec_ = spec;
-        setStatus(QString::fromStdString(n.error()), true);
-        showTrace(false, QString::fromStdString(n.error()));
-        banner_->clear(QString::fromStdString(n.error()));
-        histogram_->clear(QString::fromStdString(n.error()));
-        allan_->clear(QString::fromStdString(n.error()));
-        rounds_chart_->clear(QString::fromStdString(n.error()));
+        setStatus(why, true);
+        showTrace(false, why);
+        banner_->clear(why);
+        histogram_->clear(why);
+        allan_->clear(why);
+        rounds_chart_->clear(why);
         resolution_->clear();
-        planner_->clearNoise(QString::fromStdString(n.error()));
+        planner_->clearNoise(why);
         return;
     }
     setStatus(QString());
     noise_ = n.value();
-    spec_ = noise_->spec;
-    period_s_ = noise_->period_s;
-    record_counter_->setCurrentText(QString::fromStdString(spec_));
+    run_.showRecord(r, noise_->spec, noise_->period_s);
+    record_counter_->setCurrentText(QString::fromStdString(noise_->spec));
 
     // The trace: the raw samples where the record kept them.
-    if (const std::vector<Interval>* s = r.samplesOf(spec_); s && !s->empty()) {
-        auto store = std::make_shared<SampleStore>();
-        store->appendBatch(*s);
-        origin_ns_ = s->front().t0_ns;
-        if (const auto first = timeline_.firstNs())
-            origin_ns_ = std::min(origin_ns_, *first);
-        store_ = store;
+    if (run_.store()) {
         showTrace(true);
-        trace_->setSource(store_, origin_ns_, false);
-        trace_->setSeriesName(QString::fromStdString(spec_));
-        trace_->setShades(timeline_.shades(spec_, origin_ns_));
-        trace_->setBands(timeline_.bands(spec_, origin_ns_, s->back().t1_ns, [store](std::int64_t t0, std::int64_t t1) {
-            return bracket(store->between(t0, t1));
-        }));
+        trace_->setSource(run_.store(), run_.originNs(), false);
+        trace_->setSeriesName(QString::fromStdString(noise_->spec));
+        trace_->setShades(run_.shades());
+        std::int64_t newest = run_.originNs();
+        run_.store()->read([&](const std::vector<Interval>& all) {
+            if (!all.empty())
+                newest = all.back().t1_ns;
+        });
+        trace_->setBands(run_.bands(newest));
         trace_->resetView();
     } else {
-        store_.reset();
         trace_->clear();
         showTrace(false, tr("This record has no raw samples, so no power trace.\nRecord with --samples to keep "
                             "them.\nIts rounds and stored idle brackets are on the right."));

@@ -12,9 +12,8 @@
 // power against the verdict floors (threshold x idle sd), what those floors are in W and J,
 // the idle power histogram with its normal fit, its Allan deviation, and the planner.
 #include "base/Result.h"
-#include "common/RunTimeline.h"
 #include "counters/CounterRegistry.h"
-#include "noise/IdleNoise.h"
+#include "noise/NoiseRun.h"
 #include "noise/RealCounter.h"
 #include "noise/RecordNoise.h"
 #include "record/Record.h"
@@ -100,8 +99,9 @@ public:
     bool traceShown() const;  // false where the placeholder stands instead (no raw samples)
     // The idle noise the figures show now (live brackets or the record's).
     const std::optional<RecordNoise>& noise() const { return noise_; }
-    const std::vector<Round>& rounds() const { return rounds_; }
-    const std::string& counter() const { return spec_; }
+    const std::vector<Round>& rounds() const { return run_.rounds(); }
+    const std::string& counter() const { return run_.spec(); }
+    const NoiseRun& run() const { return run_; }
 
 signals:
     void modeChanged(jb::NoiseLabPage::Mode mode);
@@ -135,7 +135,6 @@ private:
     double busyWindowS() const;
     double idleS() const;
     std::int64_t nowNs() const;
-    std::optional<double> measuredMarginalW(int lastN) const;
 
     NoiseLabOptions options_;
     RealCounterChoice real_choice_;
@@ -150,16 +149,7 @@ private:
     int ticks_ = 0;
 
     // What is shown.
-    std::string spec_;
-    double period_s_ = 0.1;
-    std::shared_ptr<const SampleStore> store_;
-    std::int64_t origin_ns_ = 0;
-    RunTimeline timeline_;
-    std::vector<IdleSpan> idle_spans_;
-    std::vector<Round> rounds_;
-    int first_round_index_ = 0;  // rounds_[0]'s index in the run (old rounds are dropped)
-    std::int64_t noise_since_ns_ = 0;
-    std::optional<PhaseEvent> last_phase_;
+    NoiseRun run_;
     std::optional<Record> record_;
     std::optional<RecordNoise> noise_;
 
