@@ -2,7 +2,7 @@
 // preserved from an earlier run, an orphaned folder, and fake training jobs (shell loops of
 // jobs_worker holding GPU memory) that run, fail, time out and complete. For looking at the
 // page and for docs/screenshots/jobs.png:
-//   jobspage_preview [--run] [--select NAME] [--quit-after SECONDS] [--grab FILE.png]
+//   jobspage_preview [--run] [--bad] [--select NAME] [--quit-after SECONDS] [--grab FILE.png]
 #include "jobs/JobsPage.h"
 
 #include "JobsTestSupport.h"
@@ -53,7 +53,9 @@ int main(int argc, char** argv)
     const QCommandLineOption grab(QStringLiteral("grab"),
                                   QStringLiteral("Save the window as PNG before quitting."),
                                   QStringLiteral("FILE"));
-    cli.addOptions({run, select, quit, grab});
+    const QCommandLineOption bad(QStringLiteral("bad"),
+                                 QStringLiteral("Write a job file with a mistake in it."));
+    cli.addOptions({run, bad, select, quit, grab});
     cli.process(app);
 
     jbtest::FakeGpuMachine gpus("idle_mw 0 61000\nbusy_mw 0 287000\nidle_mw 1 58000\nbusy_mw 1 301000\n");
@@ -67,7 +69,7 @@ int main(int argc, char** argv)
     f["defaults"]["grace_seconds"] = 2;
     json vgg = trainingJob("vgg16_bp_seed0", 60);
     vgg["gpu"] = 0;
-    json dfa = trainingJob("vgg16_dfa_seed0", 40, 6);
+    json dfa = trainingJob("vgg16_dfa_seed0", 40, 3);
     dfa["gpu"] = 1;
     json ep = trainingJob("minicnn_ep_seed0", 40);
     ep["timeout_seconds"] = 5;
@@ -78,6 +80,8 @@ int main(int argc, char** argv)
                  dfa,
                  ep,
                  ep1};
+    if (cli.isSet(bad))
+        f["jobs"][3]["gpu"] = 7;
     const std::string path = gpus.root + "/jobs.json";
     jbtest::writeText(path, f.dump(2));
 

@@ -192,6 +192,9 @@ private Q_SLOTS:
         QCOMPARE(cell(model, 1, jb::JobTableModel::Status, jb::JobTableModel::StatusKeyRole),
                  QStringLiteral("orphaned"));
         QCOMPARE(model.job(1).run_dir, QString::fromStdString(root + "/b/driver_2020_01_01_00_00_00"));
+        // Shown relative to the output root (named above the table); the tooltip has it whole.
+        QCOMPARE(cell(model, 1, jb::JobTableModel::Folder), QStringLiteral("b/driver_2020_01_01_00_00_00"));
+        QCOMPARE(cell(model, 1, jb::JobTableModel::Folder, Qt::ToolTipRole), model.job(1).run_dir);
         QCOMPARE(cell(model, 2, jb::JobTableModel::Status, jb::JobTableModel::StatusKeyRole),
                  QStringLiteral("not_run"));
 

@@ -41,17 +41,22 @@ QList<QPointF> toPoints(const std::vector<TracePoint>& pts)
     return out;
 }
 
-// A round upper end for an axis (1, 2, 5 x 10^n above the maximum plus a little headroom).
-double niceMax(double v)
+// An axis from 0 to a round end above v (plus a little headroom), in 4 to 8 round steps
+// (1, 2, 2.5 or 5 x 10^n), so the labels read 0, 2500, 5000 ... rather than 0, 3750, 7500.
+void setNiceRange(QValueAxis* axis, double v)
 {
     if (!(v > 0))
-        return 1;
-    v *= 1.08;
-    const double p = std::pow(10.0, std::floor(std::log10(v)));
+        v = 1;
+    v *= 1.05;
+    double step = std::pow(10.0, std::floor(std::log10(v / 4)));
     for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (m * p >= v)
-            return m * p;
-    return 10 * p;
+        if (v / (m * step) <= 8) {
+            step *= m;
+            break;
+        }
+    const int steps = std::max(1, int(std::ceil(v / step - 1e-9)));
+    axis->setRange(0, steps * step);
+    axis->setTickCount(steps + 1);
 }
 
 }  // namespace
@@ -148,7 +153,7 @@ void JobLiveChart::redraw()
         return;
     const JobTrace& t = *d->trace;
     // A job starts filling a minute-wide chart from the left instead of rescaling every tick.
-    const double span = std::max(60.0, niceMax(t.lastT()));
+    const double span = std::max(60.0, t.lastT());
     const int columns = std::max(50, int(d->chart->plotArea().width()));
     const auto mem = decimateColumns(t.memory(), 0, span, columns);
     const auto pow = decimateColumns(t.power(), 0, span, columns);
@@ -156,9 +161,9 @@ void JobLiveChart::redraw()
     d->power->replace(toPoints(pow));
     d->memoryPoints = int(mem.size());
     d->powerPoints = int(pow.size());
-    d->x->setRange(0, span);
-    d->yMemory->setRange(0, niceMax(t.maxMemory().value_or(0)));
-    d->yPower->setRange(0, niceMax(t.maxPower().value_or(0)));
+    setNiceRange(d->x, span);
+    setNiceRange(d->yMemory, t.maxMemory().value_or(0));
+    setNiceRange(d->yPower, t.maxPower().value_or(0));
     d->power->setName(t.power().empty() ? tr("GPU power (not reported)") : tr("GPU power (W)"));
     d->memory->setName(t.memory().empty() ? tr("GPU memory (not read yet)")
                                           : tr("GPU memory of the job (MiB)"));

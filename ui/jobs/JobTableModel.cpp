@@ -58,6 +58,7 @@ void JobTableModel::clear()
 
 void JobTableModel::refreshFromDisk(const std::string& outputRoot)
 {
+    outputRoot_ = QString::fromStdString(outputRoot);
     for (std::size_t i = 0; i < rows_.size(); ++i) {
         JobRow& r = rows_[i];
         const JobDiskInfo d = inspectJob(outputRoot, r.name.toStdString());
@@ -357,7 +358,12 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const
             return r.return_code ? QVariant(*r.return_code) : QVariant();
         return exitCodeText(r.return_code);
     case Folder:
-        return r.run_dir.isEmpty() ? QStringLiteral("–") : r.run_dir;
+        if (r.run_dir.isEmpty())
+            return QStringLiteral("–");
+        // NAME/driver_<time> under the output root: the part that tells runs apart.
+        if (!outputRoot_.isEmpty() && r.run_dir.startsWith(outputRoot_ + QLatin1Char('/')))
+            return r.run_dir.mid(outputRoot_.size() + 1);
+        return r.run_dir;
     }
     return {};
 }

@@ -40,7 +40,8 @@ public:
     // One NotRun row per job (resets the model).
     void setJobs(const std::vector<JobSpec>& jobs);
     void clear();
-    // What is on disk now, for every row (RunFolders::inspectJob).
+    // What is on disk now, for every row (RunFolders::inspectJob). The run folders are shown
+    // relative to outputRoot from then on (the page names it above the table).
     void refreshFromDisk(const std::string& outputRoot);
 
     int rowOf(const QString& name) const;  // -1: no such job
@@ -74,6 +75,7 @@ private:
     void rowChanged(int row);
 
     std::vector<JobRow> rows_;
+    QString outputRoot_;
     QHash<QString, int> index_;
 };
 

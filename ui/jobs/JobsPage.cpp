@@ -51,7 +51,8 @@ JobsPage::JobsPage(QWidget* parent)
       log_(new JobLogView(this)),
       fileLabel_(new QLabel(this)),
       banner_(new QLabel(this)),
-      status_(new QLabel(this))
+      status_(new QLabel(this)),
+      shownLabel_(new QLabel(this))
 {
     auto button = [this](const QString& text, QStyle::StandardPixmap icon, const QString& tip) {
         auto* b = new QPushButton(style()->standardIcon(icon), text, this);
@@ -109,6 +110,8 @@ JobsPage::JobsPage(QWidget* parent)
     banner_->setMargin(6);
     status_->setTextFormat(Qt::PlainText);
     status_->setObjectName(QStringLiteral("statusLine"));
+    shownLabel_->setTextFormat(Qt::RichText);
+    shownLabel_->setObjectName(QStringLiteral("shownJob"));
 
     table_->setModel(model_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -129,12 +132,19 @@ JobsPage::JobsPage(QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(chart_);
     bottom->addWidget(log_);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    bottom->setSizes({840, 560});
     bottom->setChildrenCollapsible(false);
+    auto* lower = new QWidget(this);
+    auto* lv = new QVBoxLayout(lower);
+    lv->setContentsMargins(0, 4, 0, 0);
+    lv->setSpacing(2);
+    lv->addWidget(shownLabel_);
+    lv->addWidget(bottom, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
-    split->addWidget(bottom);
+    split->addWidget(lower);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
@@ -427,12 +437,15 @@ bool JobsPage::startQueue(bool dry)
     queue_ = std::make_unique<JobQueue>(*file_, executor_, QueueOptions{dry});
     connectQueue();
     follow_ = true;
-    if (!dry)
+    updateShownLabel();
+    if (dry) {
+        setBanner(
+            Banner::Info,
+            tr("Dry run: checking the source and listing what would run; nothing is started or created."));
+    } else {
         model_->markQueued();
-    setBanner(dry ? Banner::Info : Banner::None,
-              dry ? tr("Dry run: checking the source and listing what would run; nothing is started or "
-                       "created.")
-                  : QString());
+        diskBanner();  // orphaned folders stay worth a look while the others run
+    }
     status_->setText(dry ? tr("Dry run…") : tr("Starting the queue: provenance and GPUs first…"));
     queue_->start();
     updateActions();
@@ -517,6 +530,7 @@ void JobsPage::connectQueue()
                 diskBanner();
         }
         updateActions();
+        updateShownLabel();
         Q_EMIT runningChanged(false);
         Q_EMIT queueFinished(s);
     });
@@ -587,6 +601,7 @@ void JobsPage::onSelectionChanged()
 void JobsPage::showSelectedJob()
 {
     const int row = selectedRow();
+    updateShownLabel();
     if (row < 0) {
         shown_.clear();
         log_->showJob(QString(), QString());
@@ -599,6 +614,24 @@ void JobsPage::showSelectedJob()
     shown_ = r.name;
     showChartFor(r.name);
     log_->showJob(r.name, r.run_dir);
+}
+
+void JobsPage::updateShownLabel()
+{
+    const int row = selectedRow();
+    if (row < 0) {
+        shownLabel_->setText(running() ? tr("<i>The newest job to start is shown here; select a row to see "
+                                            "another.</i>")
+                                       : tr("<i>Select a job to see its GPU memory, power and log.</i>"));
+        return;
+    }
+    const QString name = model_->job(row).name.toHtmlEscaped();
+    shownLabel_->setText(
+        follow_ && running()
+            ? tr("<b>%1</b> &nbsp;<i>(following the newest job to start; select a row to stay "
+                 "on one)</i>")
+                  .arg(name)
+            : tr("<b>%1</b>").arg(name));
 }
 
 void JobsPage::showChartFor(const QString& name)

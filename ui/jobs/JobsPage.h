@@ -97,6 +97,7 @@ private:
     void showSelectedJob();
     void selectJob(const QString& name, bool automatic);
     void showChartFor(const QString& name);
+    void updateShownLabel();
     void diskBanner();
     void openRunFolder();
     int selectedRow() const;
@@ -121,6 +122,7 @@ private:
     QLabel* fileLabel_;
     QLabel* banner_;
     QLabel* status_;
+    QLabel* shownLabel_;  // whose chart and log are below, and whether the page follows new jobs
     QPushButton* open_;
     QPushButton* refresh_;
     QPushButton* dryRun_;
