@@ -193,6 +193,9 @@ void TestMeasurePage::runShowsRoundsAndVerdicts()
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll().toStdString(), jb::dumpRecord(r));
     QVERIFY(r.samplesOf("sim") && r.samplesOf("sim")->size() > 20);
+    // The run's crash journal lay beside it and is gone now that the record is safe.
+    QCOMPARE(QFileInfo(run.path).absolutePath(), dir_.filePath(QStringLiteral("records")));
+    QVERIFY(QDir(dir_.filePath(QStringLiteral("records"))).entryList({QStringLiteral("*.journal")}).isEmpty());
     // Its figures are what the shared statistics compute from those samples.
     auto loaded = jb::loadRecord(run.path.toStdString());
     QVERIFY2(loaded, loaded ? "" : loaded.error().c_str());
@@ -272,6 +275,9 @@ void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
     };
     QTRY_VERIFY_WITH_TIMEOUT(busyInRound2(), 30000);
     QVERIFY(childAlive(marker));
+    // Round 1 is already in the crash journal.
+    const QDir records(dir_.filePath(QStringLiteral("records")));
+    QCOMPARE(records.entryList({QStringLiteral("*.journal")}).size(), 1);
     QTest::mouseClick(page.form()->stopButton(), Qt::LeftButton);
     QVERIFY(finished.wait(20000));
 
@@ -281,6 +287,7 @@ void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
     QCOMPARE(r.rounds.size(), std::size_t(1));
     QCOMPARE(page.view()->roundsModel()->rowCount(), 1);
     QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);  // Stop ended the child
+    QVERIFY(records.entryList({QStringLiteral("*.journal")}).isEmpty());
     // What was measured stays on screen and is saved as an aborted record.
     QVERIFY(page.view()->chart()->pointCount() > 10);
     QVERIFY(page.banner()->isVisible());

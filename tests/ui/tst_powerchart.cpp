@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QGraphicsView>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -45,6 +46,7 @@ private slots:
     void zoomAndPanStopFollowing();
     void freezeHoldsThePicture();
     void hoverNamesTheSample();
+    void wheelDragAndDoubleClick();
     void exportsPngAndSvg();
     void onlyOneFileIncludesQtCharts();
 
@@ -177,6 +179,43 @@ void TestPowerChart::hoverNamesTheSample()
                  && text.contains(QStringLiteral("round 1 busy: clean")),
              qPrintable(text));
     QVERIFY(!chart_->describeAt(9.0).contains(QStringLiteral("busy")));
+}
+
+void TestPowerChart::wheelDragAndDoubleClick()
+{
+    auto store = std::make_shared<SampleStore>();
+    store->appendBatch(samples(0, 1000));  // 100 s
+    chart_->setSource(store, kOrigin, false);
+    chart_->redraw();
+    auto* view = chart_->findChild<QGraphicsView*>();
+    QVERIFY(view);
+    QWidget* vp = view->viewport();
+    const QPoint mid = vp->rect().center();
+    // Hovering names the sample under the pointer.
+    QSignalSpy hovered(chart_.get(), &PowerChart::hovered);
+    QMouseEvent move(QEvent::MouseMove, QPointF(mid), vp->mapToGlobal(QPointF(mid)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(vp, &move);
+    QVERIFY(!hovered.isEmpty());
+    QVERIFY2(hovered.last()[0].toString().contains(QStringLiteral(" W")), qPrintable(hovered.last()[0].toString()));
+    // The wheel zooms in around the pointer and stops following.
+    QWheelEvent wheel(QPointF(mid), vp->mapToGlobal(QPointF(mid)), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(vp, &wheel);
+    QVERIFY(!chart_->following());
+    const auto [a, b] = chart_->visibleRange();
+    QVERIFY2(b - a < 70.0 && a > 0.0 && b < 100.0, qPrintable(QStringLiteral("%1..%2").arg(a).arg(b)));
+    // A right-button drag pans: dragging to the right shows earlier times.
+    chart_->redraw();
+    QTest::mousePress(vp, Qt::RightButton, Qt::NoModifier, mid);
+    QMouseEvent drag(QEvent::MouseMove, QPointF(mid + QPoint(100, 0)), vp->mapToGlobal(QPointF(mid + QPoint(100, 0))),
+                     Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(vp, &drag);
+    QTest::mouseRelease(vp, Qt::RightButton, Qt::NoModifier, mid + QPoint(100, 0));
+    QVERIFY(chart_->visibleRange().first < a);
+    QCOMPARE(chart_->visibleRange().second - chart_->visibleRange().first, b - a);
+    // A double-click goes back to the whole run, following.
+    QTest::mouseDClick(vp, Qt::LeftButton, Qt::NoModifier, mid);
+    QVERIFY(chart_->following());
 }
 
 void TestPowerChart::exportsPngAndSvg()

@@ -78,7 +78,9 @@ void TestRunForm::firstStartWithoutACounterRunsTheDemo()
     // The note says the counter is simulated, and why no real one could be read.
     QVERIFY(form.simNote()->isVisibleTo(&form));
     QVERIFY(form.simNote()->text().contains(QStringLiteral("simulated")));
-    QVERIFY(form.simNote()->text().contains(QStringLiteral("rapl")));
+    // ... and the line under the counters says why the real one cannot be read, and the fix.
+    const QString detail = form.counterDetail()->text();
+    QVERIFY2(detail.contains(QStringLiteral("rapl")) && detail.contains(QStringLiteral("unavailable")), qPrintable(detail));
     QVERIFY(form.startButton()->isEnabled());
     QVERIFY(!form.stopButton()->isEnabled());
     // The unreadable counter is listed with its reason, not hidden.

@@ -242,11 +242,15 @@ PowerChart::PowerChart(QWidget* parent)
     d->placeholder = new QLabel(this);
     d->placeholder->setAlignment(Qt::AlignCenter);
     d->placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
-    d->placeholder->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 13pt;"));
+    d->placeholder->setStyleSheet(QStringLiteral("QLabel { color: #616161; background: rgba(255, 255, 255, 210);"
+                                                 " padding: 10px; font-size: 12pt; }"));
+    d->placeholder->setWordWrap(true);
+    d->placeholder->setMaximumWidth(520);
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addWidget(d->view, 0, 0);
     grid->addWidget(d->placeholder, 0, 0, Qt::AlignCenter);
+    d->placeholder->raise();  // above the view, which the layout made the newer sibling
 
     d->timer.setInterval(kRedrawIntervalMs);
     connect(&d->timer, &QTimer::timeout, this, [this] {
@@ -305,7 +309,6 @@ void PowerChart::setBands(std::vector<ChartBand> bands)
 void PowerChart::setSeriesName(const QString& name)
 {
     d->series->setName(name);
-    d->ay->setTitleText(name.isEmpty() ? QStringLiteral("W") : name + QStringLiteral(" W"));
 }
 
 void PowerChart::setMinimumSpan(double seconds)

@@ -42,8 +42,15 @@ RecordView::RecordView(QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // Columns fit their contents after every change (the header's own ResizeToContents left
+    // live rows elided); the user may still widen them.
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    auto fit = [this] { QTimer::singleShot(0, table_, [this] { table_->resizeColumnsToContents(); }); };
+    connect(model_, &QAbstractItemModel::rowsInserted, table_, fit);
+    connect(model_, &QAbstractItemModel::modelReset, table_, fit);
+    connect(model_, &QAbstractItemModel::dataChanged, table_, fit);
+    table_->horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
     table_->setWordWrap(false);
 
     summary_->setObjectName(QStringLiteral("summaryStrip"));
@@ -58,8 +65,8 @@ RecordView::RecordView(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(chartPanel_);
     split->addWidget(lower);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 5);
+    split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
 
     auto* v = new QVBoxLayout(this);

@@ -108,7 +108,7 @@ std::vector<ChartShade> RunTimeline::shades(const std::string& spec, std::int64_
             if (cr) {
                 const VerdictStyle vs = verdictStyle(cr->verdict);
                 c.color = vs.background;
-                c.color.setAlpha(55);
+                c.color.setAlpha(cr->verdict ? 55 : 110);  // grey "no verdict" must not pass for idle
                 c.label += QStringLiteral(": ") + vs.text;
                 if (cr->ratio)
                     c.label += QStringLiteral(" (ratio ") + fmt::significant(*cr->ratio, 3) + QLatin1Char(')');

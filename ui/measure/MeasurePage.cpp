@@ -14,9 +14,9 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -36,13 +36,6 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     banner_->hide();
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(form_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(form_->minimumSizeHint().width() + 24);
-
     auto* right = new QWidget(this);
     auto* rv = new QVBoxLayout(right);
     rv->setContentsMargins(4, 0, 0, 0);
@@ -50,7 +43,7 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     rv->addWidget(view_, 1);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(scroll);
+    split->addWidget(form_);
     split->addWidget(right);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
@@ -107,6 +100,17 @@ void MeasurePage::start()
     if (!plan) {
         status_->setMessage(QString::fromStdString(plan.error()), StatusLine::Tone::Error);
         return;
+    }
+    // A crash-safe journal beside the records: were the dashboard to die mid-run,
+    // `joulebench-cli recover` rebuilds every finished round from it.
+    journal_path_.clear();
+    if (const QString folder = autosaveFolder(); QDir().mkpath(folder)) {
+        Record named;
+        named.label = plan->label;
+        QString name = autosaveName(named, QDateTime::currentDateTime());
+        name.replace(QStringLiteral(".json"), QStringLiteral(".journal"));
+        journal_path_ = QDir(folder).filePath(name);
+        plan->journal_path = journal_path_.toStdString();
     }
     if (Status st = controller_->start(plan.value()); !st) {
         status_->setMessage(QString::fromStdString(st.error()), StatusLine::Tone::Error);
@@ -224,8 +228,11 @@ void MeasurePage::onFinished(const Record& r)
     // Every finished run is saved by itself: nothing measured is lost.
     const QString path = QDir(autosaveFolder()).filePath(autosaveName(r, QDateTime::currentDateTime()));
     const Status saved = saveRecordFile(r, path);
-    if (saved)
+    if (saved) {
         record_path_ = path;
+        if (!journal_path_.isEmpty())
+            QFile::remove(journal_path_);  // the record is safe: the journal has done its job
+    }
 
     const int n = int(r.rounds.size());
     if (r.isAborted()) {

@@ -89,6 +89,7 @@ private:
     bool read_only_ = false;
     bool closing_ = false;
     QString record_path_;
+    QString journal_path_;  // the running session's journal (removed once the record is saved)
 };
 
 }  // namespace jb

@@ -17,6 +17,8 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTableView>
@@ -91,6 +93,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     , sample_(new QDoubleSpinBox(this))
     , counters_(new CounterModel(this))
     , counterView_(new QTableView(this))
+    , counterDetail_(new QLabel(this))
     , simNote_(new QLabel(this))
     , meta_(new QPlainTextEdit(this))
     , metaStatus_(new QLabel(this))
@@ -126,16 +129,27 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     counterView_->setObjectName(QStringLiteral("counterView"));
     counterView_->setModel(counters_);
     counterView_->verticalHeader()->hide();
+    counterView_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     counterView_->horizontalHeader()->setSectionResizeMode(CounterModel::CounterCol, QHeaderView::ResizeToContents);
     counterView_->horizontalHeader()->setSectionResizeMode(CounterModel::AvailabilityCol, QHeaderView::Stretch);
-    counterView_->setWordWrap(true);
-    counterView_->setSelectionMode(QAbstractItemView::NoSelection);
+    // One line per counter (elided); the full reason and fix of the row under the pointer or
+    // last clicked is spelled out below the list.
+    counterView_->setWordWrap(false);
+    counterView_->setTextElideMode(Qt::ElideRight);
+    counterView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    counterView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     counterView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     counterView_->setShowGrid(false);
-    counterView_->setMinimumHeight(150);
-    connect(counterView_->horizontalHeader(), &QHeaderView::sectionResized, counterView_,
-            [this] { counterView_->resizeRowsToContents(); });
+    counterView_->setMouseTracking(true);
+    counterView_->setMinimumHeight(120);
+    counterDetail_->setObjectName(QStringLiteral("counterDetail"));
+    counterDetail_->setWordWrap(true);
+    counterDetail_->setTextFormat(Qt::RichText);
+    counterDetail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    counterDetail_->setStyleSheet(QStringLiteral("QLabel { color: palette(dark); }"));
+    connect(counterView_, &QTableView::entered, this, [this](const QModelIndex& i) { showCounterDetail(i.row()); });
     connect(counterView_, &QTableView::clicked, this, [this](const QModelIndex& i) {
+        showCounterDetail(i.row());
         // A click anywhere on an available counter's row toggles it.
         const QModelIndex c = counters_->index(i.row(), CounterModel::CounterCol);
         if (i.column() != CounterModel::CounterCol && (counters_->flags(c) & Qt::ItemIsUserCheckable))
@@ -202,6 +216,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     auto* counterBox = new QGroupBox(tr("Counters"), this);
     auto* cv = new QVBoxLayout(counterBox);
     cv->addWidget(counterView_, 1);
+    cv->addWidget(counterDetail_);
     cv->addWidget(simNote_);
 
     auto* metaBox = new QGroupBox(tr("Meta (JSON)"), this);
@@ -209,20 +224,40 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     mv->addWidget(meta_);
     mv->addWidget(metaStatus_);
 
+    // The fields scroll when the window is short; Start and Stop stay in sight below them.
+    auto* fields = new QWidget(this);
+    auto* fv = new QVBoxLayout(fields);
+    fv->setContentsMargins(0, 0, 4, 0);
+    fv->addWidget(child);
+    fv->addWidget(planBox);
+    fv->addWidget(counterBox, 1);
+    fv->addWidget(metaBox);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(fields);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(start_, 1);
     buttons->addWidget(stop_, 1);
 
     auto* v = new QVBoxLayout(this);
-    v->setContentsMargins(0, 0, 4, 0);
-    v->addWidget(child);
-    v->addWidget(planBox);
-    v->addWidget(counterBox, 1);
-    v->addWidget(metaBox);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(scroll, 1);
     v->addWidget(problemLabel_);
     v->addLayout(buttons);
+    setMinimumWidth(fields->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
 
     counters_->setCounters(listCounters(options_));
+    // Spell out first why the best counter, if it is missing, cannot be read.
+    int detail = 0;
+    for (int i = 0; i < int(counters_->counters().size()); ++i)
+        if (counters_->counters()[std::size_t(i)].spec == "rapl") {
+            detail = i;
+            break;
+        }
+    showCounterDetail(detail);
 
     connect(browse, &QToolButton::clicked, this, &RunForm::browseProgram);
     connect(browseDir, &QToolButton::clicked, this, &RunForm::browseFolder);
@@ -285,6 +320,7 @@ Result<Plan> RunForm::plan() const
 void RunForm::applyPlan(const Plan& p)
 {
     command_->setText(joinCommand(p.child));
+    command_->setCursorPosition(0);  // the program, not the tail of its arguments
     workdir_->setText(QString::fromStdString(p.workdir));
     label_->setText(QString::fromStdString(p.label.value_or("")));
     rounds_->setValue(p.rounds);
@@ -309,6 +345,7 @@ void RunForm::loadSettings()
         return;
     }
     command_->setText(s.value(QStringLiteral("command")).toString());
+    command_->setCursorPosition(0);
     workdir_->setText(s.value(QStringLiteral("workdir")).toString());
     label_->setText(s.value(QStringLiteral("label")).toString());
     rounds_->setValue(s.value(QStringLiteral("rounds"), 5).toInt());
@@ -358,16 +395,24 @@ bool RunForm::simulated() const
 
 void RunForm::updateSimNote()
 {
-    if (!simulated()) {
-        simNote_->hide();
+    simNote_->setVisible(simulated());
+    simNote_->setText(tr("The counter is simulated: its watts are a model driven by the child's CPU use, "
+                         "not this machine's power."));
+}
+
+void RunForm::showCounterDetail(int row)
+{
+    if (row < 0 || row >= int(counters_->counters().size())) {
+        counterDetail_->clear();
         return;
     }
-    QString why;
-    if (const CounterStatus* rapl = counters_->find(QStringLiteral("rapl")); rapl && !rapl->available)
-        why = tr(" No energy counter can be read here (rapl: %1).").arg(QString::fromStdString(rapl->reason));
-    simNote_->setText(tr("The counter is simulated (sim): the watts are a model driven by the child's CPU use, "
-                         "not this machine's power.") + why);
-    simNote_->show();
+    const CounterStatus& c = counters_->counters()[std::size_t(row)];
+    const QString spec = QString::fromStdString(c.spec).toHtmlEscaped();
+    if (c.available)
+        counterDetail_->setText(tr("<b>%1</b>: %2").arg(spec, QString::fromStdString(c.description).toHtmlEscaped()));
+    else
+        counterDetail_->setText(tr("<b>%1</b> is unavailable: %2")
+                                    .arg(spec, QString::fromStdString(c.reason).toHtmlEscaped()));
 }
 
 void RunForm::validate()
@@ -385,7 +430,7 @@ void RunForm::validate()
     const auto p = plan();
     problem_ = p ? QString() : QString::fromStdString(p.error());
     problemLabel_->setText(problem_);
-    problemLabel_->setVisible(!problem_.isEmpty() && !running_);
+    problemLabel_->setVisible(!problem_.isEmpty() && !running_ && meta);  // a meta error shows under the meta
     start_->setEnabled(!running_ && problem_.isEmpty());
 }
 

@@ -49,6 +49,7 @@ public:
     QPlainTextEdit* metaEdit() const { return meta_; }
     CounterModel* counterModel() const { return counters_; }
     QLabel* simNote() const { return simNote_; }
+    QLabel* counterDetail() const { return counterDetail_; }
     QString problem() const { return problem_; }  // why Start is disabled, if it is
 
 signals:
@@ -60,6 +61,7 @@ private:
     void browseProgram();
     void browseFolder();
     void updateSimNote();
+    void showCounterDetail(int row);
 
     CounterOptions options_;
     QLineEdit* command_;
@@ -71,6 +73,7 @@ private:
     QDoubleSpinBox* sample_;
     CounterModel* counters_;
     QTableView* counterView_;
+    QLabel* counterDetail_;
     QLabel* simNote_;
     QPlainTextEdit* meta_;
     QLabel* metaStatus_;
