@@ -111,8 +111,12 @@ private slots:
         QFETCH(QString, text);
         if (!text.isEmpty())
             QCOMPARE(QString::fromStdString(w.text), text);
-        if (w.coarse)
+        if (w.coarse) {
             QVERIFY(w.text.starts_with("coarse counter: "));
+            // The table's short form keeps the words.
+            QCOMPARE(QString::fromStdString(w.short_text), QString::fromStdString(w.text.substr(0, w.text.find(" ("))));
+        }
+        QVERIFY(!w.short_text.empty());
     }
 
     void cadenceSources()

@@ -105,7 +105,8 @@ private slots:
         rounds.setCounter("rapl");
         QCOMPARE(proxy.coarseCount(), 0);
         QVERIFY(!text(proxy, 0, RoundsModel::VerdictCol, Qt::ToolTipRole).startsWith(QStringLiteral("coarse")));
-        QVERIFY(text(proxy, 0, proxy.resolutionColumn()).contains(QStringLiteral("updates in the window")));
+        QVERIFY(text(proxy, 0, proxy.resolutionColumn()).startsWith(QStringLiteral("≥ ")));
+        QVERIFY(text(proxy, 0, proxy.resolutionColumn(), Qt::ToolTipRole).contains(QStringLiteral("updates in the window")));
     }
 
     void disagreements()

@@ -160,8 +160,8 @@ void CompareView::setCandidates(std::vector<CompareCandidate> c)
         boxA_->clear();
         boxB_->clear();
         for (const CompareCandidate& x : candidates_) {
-            const QString text = x.title == QFileInfo(x.path).fileName()
-                                     ? x.title
+            const QString text = x.title == QFileInfo(x.path).fileName() || x.title == QFileInfo(x.path).completeBaseName()
+                                     ? QFileInfo(x.path).fileName()
                                      : QStringLiteral("%1 — %2").arg(x.title, QFileInfo(x.path).fileName());
             boxA_->addItem(text, x.path);
             boxB_->addItem(text, x.path);
@@ -242,7 +242,7 @@ void CompareView::recompute()
     stale_ = false;
     comparison_.reset();
     const int a = indexA(), b = indexB();
-    auto sideText = [](const CompareCandidate& x, const Comparison* c, bool isA) {
+    auto sideText = [](const CompareCandidate& x) {
         const Record& r = *x.record;
         QStringList lines;
         lines << QStringLiteral("<b>%1</b>").arg(x.title.toHtmlEscaped());
@@ -253,13 +253,7 @@ void CompareView::recompute()
         if (!r.tool)
             facts += tr(" · reference harness");
         lines << facts;
-        if (c) {
-            const auto& med = isA ? c->median_a : c->median_b;
-            const auto& rounds = isA ? c->a : c->b;
-            lines << tr("median <b>%1 J per decode</b> over %2 rounds")
-                         .arg(med ? fmt::significant(*med, 4) : QStringLiteral("–"))
-                         .arg(rounds.size());
-        }
+        // The summary strip under it gives the median, the spread and the verdicts.
         return lines.join(QStringLiteral("<br>"));
     };
     if (a < 0 || b < 0 || a >= candidateCount() || b >= candidateCount() || candidateCount() < 2) {
@@ -279,8 +273,8 @@ void CompareView::recompute()
     if (spec.empty()) {
         headline_->setText(tr("These records have no whole-device counter in common: nothing to compare."));
         meaning_->clear();
-        sideA_->setText(sideText(A, nullptr, true));
-        sideB_->setText(sideText(B, nullptr, false));
+        sideA_->setText(sideText(A));
+        sideB_->setText(sideText(B));
         stripA_->clearSummary(QString());
         stripB_->clearSummary(QString());
         chart_->clear(tr("No counter in common."));
@@ -319,8 +313,8 @@ void CompareView::recompute()
         meaning += (meaning.isEmpty() ? QString() : QStringLiteral(" ")) +
                    tr("With fewer than 5 rounds on a side the bootstrap interval is rough.");
     meaning_->setText(meaning);
-    sideA_->setText(sideText(A, &c, true));
-    sideB_->setText(sideText(B, &c, false));
+    sideA_->setText(sideText(A));
+    sideB_->setText(sideText(B));
     stripA_->setSummary(q(spec), c.summary_a, int(A.record->rounds.size()));
     stripB_->setSummary(q(spec), c.summary_b, int(B.record->rounds.size()));
 

@@ -93,6 +93,7 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
             w.lower_bound = true;
             w.text = "at least " + updates(*w.updates) + " (the counter changed at every read, every " +
                      ms(cad) + "; it may update faster)";
+            w.short_text = "≥ " + count(*w.updates) + " (every read)";
             return w;
         }
         w.basis = B::Cadence;
@@ -100,6 +101,7 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
         w.coarse = *w.updates < kCoarseUpdates;
         w.text = (w.coarse ? "coarse counter: " : "≈") + updates(*w.updates) + " (it changes every " + ms(cad) +
                  ")";
+        w.short_text = w.coarse ? "coarse counter: " + updates(*w.updates) : "≈" + count(*w.updates);
         return w;
     }
     if (busy && busy->intervals > 0) {
@@ -110,16 +112,19 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
             w.text = (w.coarse ? "coarse counter: " : "≈") + updates(*w.updates) + " (" +
                      std::to_string(busy->advanced) + " of " + std::to_string(busy->intervals) +
                      " sampling intervals advanced)";
+            w.short_text = w.coarse ? "coarse counter: " + updates(*w.updates) : "≈" + count(*w.updates);
         } else {
             w.basis = B::AllAdvanced;
             w.updates = double(busy->advanced);
             w.lower_bound = true;
             w.text = "at least " + updates(*w.updates) + " (every sampling interval advanced)";
+            w.short_text = "≥ " + count(*w.updates) + " (every read)";
         }
         return w;
     }
     w.text = window_ns > 0 ? "counter cadence unknown: the record has no cadence and the window fewer than two samples"
                            : "no busy window";
+    w.short_text = window_ns > 0 ? "unknown" : "–";
     return w;
 }
 

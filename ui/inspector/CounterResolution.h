@@ -47,7 +47,9 @@ struct WindowResolution {
     std::optional<double> updates;  // estimated counter updates in the window
     bool lower_bound = false;       // updates is "at least"
     bool coarse = false;
-    std::string text;  // for people: "coarse counter: 3 updates in the window", ...
+    std::string text;  // for people: "coarse counter: 3 updates in the window (it changes every 250 ms)"
+    // For a table cell: "coarse counter: 3 updates in the window", "≈800", "≥ 8 (every read)".
+    std::string short_text;
 };
 
 // window_ns: the round's busy window; busy: its busy bracket (null where it had < 2 intervals).

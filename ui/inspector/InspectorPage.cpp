@@ -1,5 +1,6 @@
 #include "inspector/InspectorPage.h"
 
+#include "common/Format.h"
 #include "common/RecordFiles.h"
 #include "inspector/CompareView.h"
 #include "inspector/RecordLoader.h"
@@ -241,11 +242,11 @@ void InspectorPage::onLoaded(int id, const std::shared_ptr<const LoadedRecord>& 
     if (tab) {
         tab->setLoaded(r);
         updateTabText(tab);
-        status_->setText(tr("Opened %1 in %2 s (read %3 s, verify %4 s)")
-                             .arg(tab->fileName())
-                             .arg((r->read_ms + r->verify_ms) / 1000.0, 0, 'f', 2)
-                             .arg(r->read_ms / 1000.0, 0, 'f', 2)
-                             .arg(r->verify_ms / 1000.0, 0, 'f', 2));
+        QString took = tr("Opened %1 in %2").arg(tab->fileName(), fmt::duration((r->read_ms + r->verify_ms) / 1000.0));
+        if (!r->record->samples.empty())
+            took += tr(" (reading %1, recomputing its figures from the samples %2)")
+                        .arg(fmt::duration(r->read_ms / 1000.0), fmt::duration(r->verify_ms / 1000.0));
+        status_->setText(took);
         refreshCompare();
         emit recordOpened(r->path);
     }

@@ -90,8 +90,10 @@ std::vector<MetaNode> metadataNodes(const Record& r, const QString& path)
     rec.children.push_back(leaf(QStringLiteral("Tool"), r.tool ? q(r.tool->first + " " + r.tool->second)
                                                                 : QStringLiteral("not stated: the reference harness")));
     rec.children.push_back(leaf(QStringLiteral("Rounds"), QString::number(r.rounds.size())));
-    rec.children.push_back(leaf(QStringLiteral("Jobs per round (jobs)"), QString::number(r.jobs)));
-    rec.children.push_back(leaf(QStringLiteral("Rounds per decode batch (k)"), QString::number(r.k)));
+    rec.children.push_back(leaf(QStringLiteral("Jobs the child decodes (jobs)"), QString::number(r.jobs),
+                                 QStringLiteral("The n of the child's \"ready <n>\" line")));
+    rec.children.push_back(leaf(QStringLiteral("Passes over the jobs per round (k)"), QString::number(r.k),
+                                 QStringLiteral("Each round sends \"go <k>\": the child decodes its jobs k times")));
     rec.children.push_back(leaf(QStringLiteral("Idle bracket (idle_s)"), fmt::duration(r.idle_s)));
     rec.children.push_back(leaf(QStringLiteral("Sampling period (sample_s)"), fmt::duration(r.sample_s)));
     out.push_back(std::move(rec));
@@ -193,7 +195,7 @@ void addNode(QTreeWidgetItem* parent, QTreeWidget* tree, const MetaNode& n, int 
     for (const MetaNode& c : n.children)
         addNode(item, tree, c, depth + 1);
     // Open the sections and the counters; leave long JSON collapsed.
-    item->setExpanded(depth == 0 || (depth == 1 && n.children.size() <= 12));
+    item->setExpanded(depth == 0 || (depth <= 2 && n.children.size() <= 12));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "inspector/RecordTab.h"
 
+#include "chart/ChartPanel.h"
 #include "chart/PowerChart.h"
 #include "common/CsvExport.h"
 #include "common/Format.h"
@@ -130,7 +131,7 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     ev->addWidget(roundNote_);
 
     side_->setObjectName(QStringLiteral("sideTabs"));
-    side_->addTab(energy, tr("J per decode by round"));
+    side_->addTab(energy, tr("J/decode by round"));
     side_->addTab(verify_, tr("Verify"));
     side_->addTab(metadata_, tr("Metadata"));
 
@@ -140,6 +141,8 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
+    side_->setMinimumWidth(380);
+    split->setSizes({900, 480});
 
     auto* cv = new QVBoxLayout(content);
     cv->setContentsMargins(6, 6, 6, 6);
@@ -243,6 +246,8 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
         banner_->hide();
     }
     const bool hasSamples = !rec.samples.empty();
+    // Without samples there is no trace to draw: the rounds table gets the room.
+    view_->chartPanel()->setVisible(hasSamples);
     for (QAction* a : export_->menu()->actions()) {
         const QString n = a->objectName();
         if (n == QStringLiteral("export%1").arg(int(SamplesCsv)) || n == QStringLiteral("export%1").arg(int(PowerPng)) ||

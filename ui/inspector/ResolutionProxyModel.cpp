@@ -146,8 +146,10 @@ QVariant ResolutionProxyModel::data(const QModelIndex& index, int role) const
     }
     const WindowResolution w = resolutionAt(index.row());
     switch (role) {
-    case Qt::DisplayRole: return QString::fromStdString(w.text);
-    case Qt::ToolTipRole: return QString::fromStdString(resolutionRuleText());
+    case Qt::DisplayRole: return QString::fromStdString(w.short_text);
+    case Qt::ToolTipRole:
+        return QString(QString::fromStdString(w.text) + QStringLiteral("\n\n") +
+                       QString::fromStdString(resolutionRuleText()));
     case Qt::ForegroundRole:
         return w.coarse ? QVariant(QBrush(QColor(0xb7, 0x1c, 0x1c))) : QVariant(QBrush(QColor(0x61, 0x61, 0x61)));
     case Qt::FontRole:

@@ -305,7 +305,8 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
     d->ay->setTickInterval(ystep);
     d->ay->setLabelFormat(labelFormat(ystep));
     d->ay->setTitleText(yTitle);
-    const double xstep = std::max(1.0, niceStep(maxRound / 10.0));
+    // About six labels: a narrow side panel cannot fit one per round.
+    const double xstep = std::max(1.0, niceStep(maxRound / 6.0));
     d->ax->setRange(0.5, maxRound + 0.5);
     d->ax->setTickAnchor(0.0);
     d->ax->setTickInterval(xstep);

@@ -47,6 +47,9 @@ VerifyPanel::VerifyPanel(QWidget* parent)
     v->addWidget(summary_);
     v->addWidget(notes_);
     v->addWidget(table_, 1);
+    v->addStretch(0);  // keeps the lines at the top when there is no table
+    summary_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    notes_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     setReport({});
     state_ = State::Empty;
 }
