@@ -204,6 +204,36 @@ private slots:
         QVERIFY(fast);
     }
 
+    // Every prefix of a record, and the record with single bytes changed: the scanner either
+    // declines or reads exactly what parseRecord reads, and never reads past the text.
+    void damagedTexts()
+    {
+        const std::string text = smallRecordText();
+        const auto at = findTopLevelValue(text, "samples");
+        QVERIFY(at);
+        auto same = [](std::string_view t) {
+            const auto fast = parseRecordFast(t);
+            if (!fast)
+                return true;
+            const auto full = parseRecord(t);
+            return full.ok() && dumpRecord(*fast) == dumpRecord(*full);
+        };
+        for (std::size_t cut = 0; cut < text.size(); cut += 7)
+            QVERIFY2(same(std::string_view(text).substr(0, cut)), qPrintable(QString::number(cut)));
+        jbtest::Lcg rng{99};
+        const char kBytes[] = {'0', '9', '-', ',', ']', '[', '{', '}', '"', ' ', '\\', 'e', '.', '\0', 'x'};
+        int declined = 0;
+        for (int k = 0; k < 400; ++k) {
+            std::string t = text;
+            // Mostly inside the samples, where the scanner works.
+            const std::size_t pos = *at + std::size_t(rng.next01() * double(t.size() - *at));
+            t[pos] = kBytes[std::size_t(rng.next01() * double(sizeof kBytes))];
+            QVERIFY2(same(t), qPrintable(QStringLiteral("byte %1").arg(pos)));
+            declined += !parseRecordFast(t);
+        }
+        QVERIFY(declined > 0);  // the damage did reach the scanner
+    }
+
     void scannerPieces()
     {
         QCOMPARE(findTopLevelValue("{\"a\": [1, {\"samples\": 2}], \"samples\" : {}}", "samples").value_or(0),
