@@ -180,16 +180,17 @@ void TestIdleNoise::realCounterChoice_data()
 
     const auto sim = status("sim", true, true);
     const auto task = status("task", false, true);
-    const auto raplNo = status("rapl", true, false, "cannot read /sys/class/powercap/intel-rapl:0/energy_uj: Permission denied");
-    QTest::newRow("rapl readable") << std::vector<jb::CounterStatus>{status("rapl", true, true), task, sim} << true
-                                   << QStringLiteral("rapl") << QString();
+    const auto raplNo = status("rapl", true, false,
+                               "cannot read /sys/class/powercap/intel-rapl:0/energy_uj: Permission denied");
+    QTest::newRow("rapl readable") << std::vector<jb::CounterStatus>{status("rapl", true, true), task, sim}
+                                   << true << QStringLiteral("rapl") << QString();
     QTest::newRow("only sim") << std::vector<jb::CounterStatus>{raplNo, task, sim} << true << QString()
                               << QStringLiteral("rapl: cannot read /sys/class/powercap");
     QTest::newRow("nvml after unreadable rapl")
         << std::vector<jb::CounterStatus>{raplNo, task, sim, status("nvml:0", true, true)} << true
         << QStringLiteral("nvml:0") << QString();
-    QTest::newRow("task is not whole-device") << std::vector<jb::CounterStatus>{task, sim} << true << QString()
-                                              << QStringLiteral("No real whole-device counter");
+    QTest::newRow("task is not whole-device") << std::vector<jb::CounterStatus>{task, sim} << true
+                                              << QString() << QStringLiteral("No real whole-device counter");
     QTest::newRow("no decoder") << std::vector<jb::CounterStatus>{status("rapl", true, true), sim} << false
                                 << QString() << QStringLiteral("/opt/jb/joulebench-demo-decoder");
 }

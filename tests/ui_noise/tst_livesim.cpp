@@ -145,10 +145,10 @@ void TestLiveSim::phasesInSessionOrder()
     using K = PhaseEvent::Kind;
     // As jb::Session emits them: the first bracket is round -1, a bracket after round r is r.
     const std::vector<std::pair<K, int>> expected = {
-        {K::IdleStarted, -1}, {K::IdleEnded, -1},
-        {K::BusyStarted, 0}, {K::BusyEnded, 0}, {K::IdleStarted, 0}, {K::IdleEnded, 0},
-        {K::BusyStarted, 1}, {K::BusyEnded, 1}, {K::IdleStarted, 1}, {K::IdleEnded, 1},
-        {K::BusyStarted, 2}, {K::BusyEnded, 2}, {K::IdleStarted, 2}, {K::IdleEnded, 2}};
+        {K::IdleStarted, -1}, {K::IdleEnded, -1}, {K::BusyStarted, 0}, {K::BusyEnded, 0},
+        {K::IdleStarted, 0},  {K::IdleEnded, 0},  {K::BusyStarted, 1}, {K::BusyEnded, 1},
+        {K::IdleStarted, 1},  {K::IdleEnded, 1},  {K::BusyStarted, 2}, {K::BusyEnded, 2},
+        {K::IdleStarted, 2},  {K::IdleEnded, 2}};
     QVERIFY(events.size() >= expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
         QCOMPARE(int(events[i].kind), int(expected[i].first));
@@ -249,7 +249,8 @@ void TestLiveSim::powerChangeContinuesTheRun()
     const jb::CounterRound& c = sim.rounds()[4].counters.front().second;
     QVERIFY((*sim.rounds()[4].brackets)[0][0] > changedAt);
     QVERIFY(c.idle_before && c.busy && c.ratio);
-    QVERIFY2(std::abs(c.idle_before->mean_w - 30.0) < 0.2, qPrintable(QString::number(c.idle_before->mean_w)));
+    QVERIFY2(std::abs(c.idle_before->mean_w - 30.0) < 0.2,
+             qPrintable(QString::number(c.idle_before->mean_w)));
     QVERIFY2(std::abs(c.busy->mean_w - 30.0) < 0.2, qPrintable(QString::number(c.busy->mean_w)));
     QVERIFY2(std::abs(*c.ratio) < 8.0, qPrintable(QString::number(*c.ratio)));
     QVERIFY(c.verdict != std::optional<std::string>("clean"));

@@ -43,13 +43,13 @@ QString testBin(const char* name)
 class FakeZone {
 public:
     explicit FakeZone(const QString& root)
-        : zone(root + QStringLiteral("/intel-rapl:0"))
-        , flag(root + QStringLiteral("/busy.flag"))
+        : zone(root + QStringLiteral("/intel-rapl:0")), flag(root + QStringLiteral("/busy.flag"))
     {
         QDir().mkpath(zone);
-        proc.start(testBin("fakezone"), {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
-                                         QStringLiteral("15"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
-                                         QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120")});
+        proc.start(testBin("fakezone"),
+                   {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
+                    QStringLiteral("15"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
+                    QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120")});
         proc.waitForStarted();
     }
     ~FakeZone()
@@ -169,20 +169,23 @@ void TestNoiseLabPage::noiseSliderDropsTheVerdict()
     QVERIFY(c.ratio);
     QVERIFY2(*c.ratio < 10.0, qPrintable(QString::number(*c.ratio)));
     const QString v = page.banner()->verdictText();
-    QVERIFY2(v == QStringLiteral("relative-only") || v == QStringLiteral("noisy") || v == QStringLiteral("unusable"),
+    QVERIFY2(v == QStringLiteral("relative-only") || v == QStringLiteral("noisy") ||
+                 v == QStringLiteral("unusable"),
              qPrintable(v));
     QCOMPARE(v, QString::fromStdString(*c.verdict));
 
     // The idle noise shown is measured since the change only: about 5 W, not a mix with 0.15.
     page.refresh();
     QVERIFY(page.noise());
-    QVERIFY2(std::abs(page.noise()->idle_sd_w - 5.0) < 1.0, qPrintable(QString::number(page.noise()->idle_sd_w)));
+    QVERIFY2(std::abs(page.noise()->idle_sd_w - 5.0) < 1.0,
+             qPrintable(QString::number(page.noise()->idle_sd_w)));
 }
 
 void TestNoiseLabPage::liveFiguresFromTheBrackets()
 {
     NoiseLabPage page(options(false));
-    QAbstractItemModelTester tester(page.resolutionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tester(page.resolutionModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
     page.resize(1400, 900);
     page.show();
     page.startSimulated();
@@ -295,7 +298,8 @@ void TestNoiseLabPage::plannerUnreachableSaysWhatIsNeeded()
     QCOMPARE(p->outcome()->k, direct.k);
     QCOMPARE(p->outcome()->rounds, direct.rounds);
     QCOMPARE(p->outcome()->idle_s, direct.idle_s);
-    QVERIFY2(p->resultText().contains(QStringLiteral("%1 rounds").arg(direct.rounds)), qPrintable(p->resultText()));
+    QVERIFY2(p->resultText().contains(QStringLiteral("%1 rounds").arg(direct.rounds)),
+             qPrintable(p->resultText()));
     QVERIFY(p->resultText().contains(QStringLiteral("total")));
     QVERIFY(!p->applyButton()->isEnabled());  // a record: nothing to apply it to
 }
@@ -404,7 +408,8 @@ void TestNoiseLabPage::realButtonOffWithTheReason()
     NoiseLabPage page(options(false));
     QVERIFY(!page.realCounter().ok());
     QVERIFY(!page.realButton()->isEnabled());
-    QVERIFY2(page.realButton()->toolTip().contains(QStringLiteral("rapl")), qPrintable(page.realButton()->toolTip()));
+    QVERIFY2(page.realButton()->toolTip().contains(QStringLiteral("rapl")),
+             qPrintable(page.realButton()->toolTip()));
     QVERIFY(!page.startReal());
     QCOMPARE(page.mode(), Mode::Simulated);
     QVERIFY(page.statusLabel()->text().contains(QStringLiteral("No real whole-device counter")));
@@ -428,8 +433,14 @@ void TestNoiseLabPage::realCounterRunsASession()
     jb::NoiseLabOptions o = options(false);
     o.counters.powercap_root = dir.path().toStdString();
     o.counters.rapl_zone = z.zone.toStdString();
-    o.decoder_args = {QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("2"), QStringLiteral("--job-ms"),
-                      QStringLiteral("150"), QStringLiteral("--flag"), z.flag, QStringLiteral("--busy-w"),
+    o.decoder_args = {QStringLiteral("serve"),
+                      QStringLiteral("--jobs"),
+                      QStringLiteral("2"),
+                      QStringLiteral("--job-ms"),
+                      QStringLiteral("150"),
+                      QStringLiteral("--flag"),
+                      z.flag,
+                      QStringLiteral("--busy-w"),
                       QStringLiteral("15")};
     NoiseLabPage page(o);
     QVERIFY2(page.realCounter().ok(), page.realCounter().reason.c_str());

@@ -24,8 +24,7 @@ struct Feed {
     jb::LiveSim sim;
     std::shared_ptr<jb::SampleStore> store = std::make_shared<jb::SampleStore>();
     NoiseRun run;
-    explicit Feed(const jb::LiveSimSettings& s, std::uint64_t seed = 1)
-        : sim(s, seed)
+    explicit Feed(const jb::LiveSimSettings& s, std::uint64_t seed = 1) : sim(s, seed)
     {
         run.beginLive(sim.originNs(), store, "sim", s.period_s);
     }
@@ -166,7 +165,8 @@ void TestNoiseRun::recordCounter()
 
 void TestNoiseRun::words()
 {
-    QCOMPARE(NoiseLabText::verdictCounts({std::string("noisy"), std::nullopt, std::string("clean"), std::string("clean")}),
+    QCOMPARE(NoiseLabText::verdictCounts(
+                 {std::string("noisy"), std::nullopt, std::string("clean"), std::string("clean")}),
              QStringLiteral("2 clean · 1 noisy · 1 no verdict"));
     QCOMPARE(NoiseLabText::verdictCounts({}), QString());
 
@@ -194,7 +194,8 @@ void TestNoiseRun::words()
     QCOMPARE(b.ratio, c.ratio);
     QCOMPARE(b.caption, QStringLiteral("round 12"));
     const double sd = std::max(c.idle_before->sd_w, c.idle_after->sd_w);
-    QVERIFY2(b.figures.contains(QStringLiteral("idle sd ") + jb::fmt::significant(sd, 3)), qPrintable(b.figures));
+    QVERIFY2(b.figures.contains(QStringLiteral("idle sd ") + jb::fmt::significant(sd, 3)),
+             qPrintable(b.figures));
     QCOMPARE(b.detail, QStringLiteral("Last 1 rounds: 1 clean"));
     const auto none = NoiseLabText::roundBanner(r.rounds.front(), "rapl", 1, {});
     QVERIFY(!none.verdict);
@@ -204,7 +205,8 @@ void TestNoiseRun::words()
 void TestNoiseRun::expectationFollowsTheModel()
 {
     jb::LiveSimSettings s;  // 15 W over 0.15 W: a ratio of 100
-    QVERIFY(NoiseLabText::expectation(s).startsWith(QStringLiteral("Expected at these settings: clean in 100% of rounds")));
+    QVERIFY(NoiseLabText::expectation(s).startsWith(
+        QStringLiteral("Expected at these settings: clean in 100% of rounds")));
     s.signal_w = 0.0;
     QVERIFY(NoiseLabText::expectation(s).contains(QStringLiteral("clean in 0%")));
     s.noise_sd_w = 0.0;

@@ -60,7 +60,8 @@ void TestResolutionModel::floorsAreThresholdTimesSd()
     for (int r = 0; r < 3; ++r) {
         QCOMPARE(m.data(m.index(r, ResolutionModel::VerdictCol), ResolutionModel::VerdictRole).toString(),
                  QString::fromLatin1(names[r]));
-        QCOMPARE(m.data(m.index(r, ResolutionModel::ThresholdCol), ResolutionModel::SortRole).toDouble(), thresholds[r]);
+        QCOMPARE(m.data(m.index(r, ResolutionModel::ThresholdCol), ResolutionModel::SortRole).toDouble(),
+                 thresholds[r]);
         QCOMPARE(m.data(m.index(r, ResolutionModel::FloorWCol), ResolutionModel::SortRole).toDouble(),
                  thresholds[r] * 0.15);
         QCOMPARE(m.data(m.index(r, ResolutionModel::FloorJCol), ResolutionModel::SortRole).toDouble(),
@@ -81,7 +82,8 @@ void TestResolutionModel::atConfidenceOnlyWithBrackets()
     QVERIFY(!m.data(m.index(0, ResolutionModel::AtConfidenceWCol), ResolutionModel::SortRole).isValid());
     m.setRows(rows(0.15, 2.0, 5.0), 0.9);
     for (int r = 0; r < 3; ++r) {
-        const double floorW = m.data(m.index(r, ResolutionModel::FloorWCol), ResolutionModel::SortRole).toDouble();
+        const double floorW =
+            m.data(m.index(r, ResolutionModel::FloorWCol), ResolutionModel::SortRole).toDouble();
         const QVariant at = m.data(m.index(r, ResolutionModel::AtConfidenceWCol), ResolutionModel::SortRole);
         QVERIFY(at.isValid());
         QVERIFY(at.toDouble() > floorW);  // short brackets need more than the floor
@@ -95,10 +97,12 @@ void TestResolutionModel::headerNamesTheConfidence()
     ResolutionModel m;
     QSignalSpy header(&m, &QAbstractItemModel::headerDataChanged);
     m.setRows(rows(0.15, 1.0, 5.0), 0.9);
-    QCOMPARE(m.headerData(ResolutionModel::AtConfidenceWCol, Qt::Horizontal).toString(), QStringLiteral("W in 90%"));
+    QCOMPARE(m.headerData(ResolutionModel::AtConfidenceWCol, Qt::Horizontal).toString(),
+             QStringLiteral("W in 90%"));
     m.setRows(rows(0.15, 1.0, 5.0), 0.75);
     QCOMPARE(header.count(), 1);
-    QCOMPARE(m.headerData(ResolutionModel::AtConfidenceJCol, Qt::Horizontal).toString(), QStringLiteral("J in 75%"));
+    QCOMPARE(m.headerData(ResolutionModel::AtConfidenceJCol, Qt::Horizontal).toString(),
+             QStringLiteral("J in 75%"));
 }
 
 QTEST_MAIN(TestResolutionModel)

@@ -8,8 +8,9 @@
 
 namespace jb {
 
-std::vector<std::vector<Interval>> liveIdleBrackets(std::span<const Interval> all, const std::vector<IdleSpan>& spans,
-                                                    std::int64_t since_ns, int max_brackets)
+std::vector<std::vector<Interval>> liveIdleBrackets(std::span<const Interval> all,
+                                                    const std::vector<IdleSpan>& spans, std::int64_t since_ns,
+                                                    int max_brackets)
 {
     std::vector<std::vector<Interval>> out;
     if (max_brackets <= 0)
@@ -39,8 +40,9 @@ std::optional<AveragingLimit> averagingLimit(const std::vector<AllanPoint>& curv
     if (trusted.size() < 2 || trusted.front().m != 1)
         return std::nullopt;
     const double sigma1 = trusted.front().adev_w;
-    const auto lowest = std::min_element(trusted.begin(), trusted.end(),
-                                         [](const AllanPoint& a, const AllanPoint& b) { return a.adev_w < b.adev_w; });
+    const auto lowest = std::min_element(
+        trusted.begin(), trusted.end(),
+        [](const AllanPoint& a, const AllanPoint& b) { return a.adev_w < b.adev_w; });
     AveragingLimit lim;
     lim.tau_s = lowest->tau_s;
     lim.adev_w = lowest->adev_w;

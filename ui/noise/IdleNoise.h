@@ -23,8 +23,9 @@ struct IdleSpan {
 // open span: up to the newest interval), keeping only intervals that start at or after
 // since_ns (the moment the idle power or noise last changed), and only the newest
 // max_brackets non-empty brackets. all: time-sorted intervals.
-std::vector<std::vector<Interval>> liveIdleBrackets(std::span<const Interval> all, const std::vector<IdleSpan>& spans,
-                                                    std::int64_t since_ns, int max_brackets);
+std::vector<std::vector<Interval>> liveIdleBrackets(std::span<const Interval> all,
+                                                    const std::vector<IdleSpan>& spans, std::int64_t since_ns,
+                                                    int max_brackets);
 
 // Where averaging idle power longer stops helping, from an Allan curve. Points are trusted
 // where terms / m (about the number of independent averages) is at least min_independent;
@@ -37,7 +38,8 @@ struct AveragingLimit {
     bool still_falling = false;
     double white_adev_w = 0;  // sigma(1) / sqrt(m) at tau_s: what white noise would give
 };
-std::optional<AveragingLimit> averagingLimit(const std::vector<AllanPoint>& curve, double min_independent = 20.0);
+std::optional<AveragingLimit> averagingLimit(const std::vector<AllanPoint>& curve,
+                                             double min_independent = 20.0);
 
 // A round's marginal power for a counter: busy mean - mean of the two idle means; none where
 // the round lacks a bracket.

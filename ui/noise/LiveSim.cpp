@@ -18,14 +18,15 @@ std::int64_t ns(double s)
 }  // namespace
 
 LiveSim::LiveSim(const LiveSimSettings& s, std::uint64_t seed, std::int64_t origin_ns)
-    : s_(s)
-    , rng_(seed)
-    , origin_ns_(origin_ns)
-    , period_ns_(std::max<std::int64_t>(1'000'000, ns(s.period_s)))
-    , idle_ns_(std::max<std::int64_t>(1, ns(s.idle_s)))
-    , busy_ns_(std::max<std::int64_t>(1, ns(s.busyS())))
-    , settle_ns_(2 * period_ns_)  // the session waits two sample periods after a bracket
-    , now_ns_(origin_ns)
+    : s_(s),
+      rng_(seed),
+      origin_ns_(origin_ns),
+      period_ns_(std::max<std::int64_t>(1'000'000, ns(s.period_s))),
+      idle_ns_(std::max<std::int64_t>(1, ns(s.idle_s))),
+      busy_ns_(std::max<std::int64_t>(1, ns(s.busyS()))),
+      settle_ns_(2 * period_ns_)  // the session waits two sample periods after a bracket
+      ,
+      now_ns_(origin_ns)
 {
     // The sampler's clock runs at a random phase against the run, as a real one does.
     first_read_ns_ = origin_ns_ - period_ns_ + std::int64_t(rng_.uniform() * double(period_ns_));
@@ -33,8 +34,8 @@ LiveSim::LiveSim(const LiveSimSettings& s, std::uint64_t seed, std::int64_t orig
 
 bool LiveSim::sameLayout(const LiveSimSettings& a, const LiveSimSettings& b)
 {
-    return a.period_s == b.period_s && a.idle_s == b.idle_s && a.k == b.k && a.busy_s_per_k == b.busy_s_per_k &&
-           a.jobs == b.jobs;
+    return a.period_s == b.period_s && a.idle_s == b.idle_s && a.k == b.k &&
+        a.busy_s_per_k == b.busy_s_per_k && a.jobs == b.jobs;
 }
 
 void LiveSim::setPower(double idle_w, double noise_sd_w, double signal_w)

@@ -152,9 +152,7 @@ struct HistogramChart::Impl {
     double fit_peak = 0;
 };
 
-HistogramChart::HistogramChart(QWidget* parent)
-    : QWidget(parent)
-    , d(std::make_unique<Impl>())
+HistogramChart::HistogramChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
 {
     d->box.build(this);
     clear(tr("No idle intervals yet."));
@@ -228,10 +226,22 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
     b.showChart();
 }
 
-int HistogramChart::bins() const { return d->bins; }
-int HistogramChart::fitPoints() const { return d->fit_points; }
-double HistogramChart::fitPeakCount() const { return d->fit_peak; }
-QString HistogramChart::title() const { return d->box.chart->title(); }
+int HistogramChart::bins() const
+{
+    return d->bins;
+}
+int HistogramChart::fitPoints() const
+{
+    return d->fit_points;
+}
+double HistogramChart::fitPeakCount() const
+{
+    return d->fit_peak;
+}
+QString HistogramChart::title() const
+{
+    return d->box.chart->title();
+}
 
 // ---- Allan deviation
 
@@ -242,9 +252,7 @@ struct AllanChart::Impl {
     std::optional<double> limit_tau;
 };
 
-AllanChart::AllanChart(QWidget* parent)
-    : QWidget(parent)
-    , d(std::make_unique<Impl>())
+AllanChart::AllanChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
 {
     d->box.build(this);
     clear(tr("No idle intervals yet."));
@@ -270,7 +278,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
             pts.push_back(p);
     if (pts.size() < 2) {
         clear(pts.empty() && !curve.empty() ? tr("The idle power does not vary: no Allan deviation to draw.")
-                                             : tr("Too few idle intervals for an Allan deviation."));
+                                            : tr("Too few idle intervals for an Allan deviation."));
         return;
     }
     Box& b = d->box;
@@ -346,10 +354,22 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     b.showChart();
 }
 
-int AllanChart::points() const { return d->points; }
-bool AllanChart::logLog() const { return d->log_log; }
-QString AllanChart::title() const { return d->box.chart->title(); }
-std::optional<double> AllanChart::limitTauS() const { return d->limit_tau; }
+int AllanChart::points() const
+{
+    return d->points;
+}
+bool AllanChart::logLog() const
+{
+    return d->log_log;
+}
+QString AllanChart::title() const
+{
+    return d->box.chart->title();
+}
+std::optional<double> AllanChart::limitTauS() const
+{
+    return d->limit_tau;
+}
 
 // ---- Rounds against the verdict floors
 
@@ -360,9 +380,7 @@ struct RoundsChart::Impl {
     std::pair<double, double> y{0, 1};
 };
 
-RoundsChart::RoundsChart(QWidget* parent)
-    : QWidget(parent)
-    , d(std::make_unique<Impl>())
+RoundsChart::RoundsChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
 {
     d->box.build(this);
     clear(tr("No rounds yet."));
@@ -411,7 +429,8 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
     // One scatter per verdict, in its badge colour; only the lines go in the legend.
     std::vector<std::pair<std::optional<std::string>, QScatterSeries*>> byVerdict;
     for (const RoundPoint& p : rounds) {
-        auto it = std::find_if(byVerdict.begin(), byVerdict.end(), [&](const auto& e) { return e.first == p.verdict; });
+        auto it = std::find_if(byVerdict.begin(), byVerdict.end(),
+                               [&](const auto& e) { return e.first == p.verdict; });
         if (it == byVerdict.end()) {
             auto* s = new QScatterSeries;
             const VerdictStyle st = verdictStyle(p.verdict);
@@ -449,8 +468,17 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
     b.showChart();
 }
 
-int RoundsChart::points() const { return d->points; }
-std::vector<double> RoundsChart::thresholdsW() const { return d->thresholds; }
-std::pair<double, double> RoundsChart::yRange() const { return d->y; }
+int RoundsChart::points() const
+{
+    return d->points;
+}
+std::vector<double> RoundsChart::thresholdsW() const
+{
+    return d->thresholds;
+}
+std::pair<double, double> RoundsChart::yRange() const
+{
+    return d->y;
+}
 
 }  // namespace jb

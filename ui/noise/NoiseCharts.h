@@ -34,8 +34,8 @@ public:
 
     // What is drawn, for tests.
     int bins() const;
-    int fitPoints() const;       // points of the fitted normal's curve
-    double fitPeakCount() const; // the curve's highest expected count
+    int fitPoints() const;        // points of the fitted normal's curve
+    double fitPeakCount() const;  // the curve's highest expected count
     QString title() const;
 
     struct Impl;
@@ -53,8 +53,8 @@ public:
     void setCurve(const std::vector<AllanPoint>& curve, std::optional<AveragingLimit> limit);
     void clear(const QString& placeholder);
 
-    int points() const;      // Allan points drawn (those > 0)
-    bool logLog() const;     // both axes logarithmic
+    int points() const;   // Allan points drawn (those > 0)
+    bool logLog() const;  // both axes logarithmic
     QString title() const;
     std::optional<double> limitTauS() const;
 

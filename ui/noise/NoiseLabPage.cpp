@@ -7,9 +7,9 @@
 #include "measure/RunController.h"
 #include "noise/Histogram.h"
 #include "noise/NoiseCharts.h"
+#include "noise/NoiseLabText.h"
 #include "noise/PlannerPanel.h"
 #include "noise/ResolutionModel.h"
-#include "noise/NoiseLabText.h"
 #include "noise/SimControls.h"
 #include "noise/SimSource.h"
 #include "noise/VerdictBanner.h"
@@ -59,10 +59,7 @@ QLabel* caption(const QString& text)
 }  // namespace
 
 NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
-    : QWidget(parent)
-    , options_(std::move(options))
-    , sim_(new SimSource(this))
-    , real_(new RunController(this))
+    : QWidget(parent), options_(std::move(options)), sim_(new SimSource(this)), real_(new RunController(this))
 {
     qRegisterMetaType<jb::NoiseLabPage::Mode>();
     const QString decoder = decoderPath(options_);
@@ -132,16 +129,17 @@ void NoiseLabPage::buildUi()
     // Top: where the figures come from.
     sim_button_ = new QPushButton(tr("Simulated counter"));
     sim_button_->setCheckable(true);
-    sim_button_->setToolTip(tr("The `sim` counter under the sliders: idle power + Gaussian noise per interval + "
-                               "the signal while busy"));
-    real_button_ = new QPushButton(real_choice_.ok() ? tr("Real counter: %1").arg(QString::fromStdString(real_choice_.spec))
-                                                     : tr("Real counter"));
+    sim_button_->setToolTip(
+        tr("The `sim` counter under the sliders: idle power + Gaussian noise per interval + "
+           "the signal while busy"));
+    real_button_ = new QPushButton(real_choice_.ok()
+                                       ? tr("Real counter: %1").arg(QString::fromStdString(real_choice_.spec))
+                                       : tr("Real counter"));
     real_button_->setCheckable(true);
     real_button_->setEnabled(real_choice_.ok());
-    real_button_->setToolTip(real_choice_.ok()
-                                 ? tr("Measure %1 with the bundled demo decoder, in real time")
-                                       .arg(QString::fromStdString(real_choice_.spec))
-                                 : QString::fromStdString(real_choice_.reason));
+    real_button_->setToolTip(real_choice_.ok() ? tr("Measure %1 with the bundled demo decoder, in real time")
+                                                     .arg(QString::fromStdString(real_choice_.spec))
+                                               : QString::fromStdString(real_choice_.reason));
     open_button_ = new QPushButton(tr("Open record…"));
     open_button_->setToolTip(tr("A saved record's idle noise and rounds"));
     for (QPushButton* b : {sim_button_, real_button_, open_button_}) {
@@ -207,7 +205,8 @@ void NoiseLabPage::buildUi()
     resolution_view_->setModel(resolution_);
     resolution_view_->verticalHeader()->hide();
     resolution_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    resolution_view_->horizontalHeader()->setSectionResizeMode(ResolutionModel::VerdictCol, QHeaderView::ResizeToContents);
+    resolution_view_->horizontalHeader()->setSectionResizeMode(ResolutionModel::VerdictCol,
+                                                               QHeaderView::ResizeToContents);
     resolution_view_->setSelectionMode(QAbstractItemView::NoSelection);
     resolution_view_->setFocusPolicy(Qt::NoFocus);
     QFont tf = resolution_view_->font();
@@ -215,8 +214,9 @@ void NoiseLabPage::buildUi()
     resolution_view_->setFont(tf);
     resolution_view_->verticalHeader()->setDefaultSectionSize(QFontMetrics(tf).height() + 8);
     resolution_view_->setFixedHeight(4 * (QFontMetrics(tf).height() + 8) + 6);
-    resolution_view_->setToolTip(tr("The smallest marginal power, and energy over the busy window, that the idle "
-                                    "noise lets a round resolve at each verdict"));
+    resolution_view_->setToolTip(
+        tr("The smallest marginal power, and energy over the busy window, that the idle "
+           "noise lets a round resolve at each verdict"));
     histogram_ = new HistogramChart;
     allan_ = new AllanChart;
 
@@ -295,7 +295,8 @@ void NoiseLabPage::setMode(Mode m)
         source_->setToolTip(QString());
         break;
     case Mode::Real:
-        source_->setText(tr("%1, live, with the demo decoder").arg(QString::fromStdString(real_choice_.spec)));
+        source_->setText(
+            tr("%1, live, with the demo decoder").arg(QString::fromStdString(real_choice_.spec)));
         source_->setToolTip(QString());
         break;
     case Mode::Record:
@@ -434,10 +435,11 @@ void NoiseLabPage::onSettings()
     }
 }
 
-void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, const std::string& spec,
-                             double period_s)
+void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store,
+                             const std::string& spec, double period_s)
 {
     run_.beginLive(origin_ns, std::move(store), spec, period_s);
+    figures_key_.clear();
     record_.reset();
     noise_.reset();
     showTrace(true);
@@ -544,7 +546,9 @@ void NoiseLabPage::updatePhaseText()
     }
     QString text = NoiseLabText::phase(*run_.lastPhase(), nowNs(), idleS());
     if (mode_ == Mode::Simulated)
-        text += tr("\nsimulated %1 at %2×").arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9)).arg(sim_->speed());
+        text += tr("\nsimulated %1 at %2×")
+                    .arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9))
+                    .arg(sim_->speed());
     banner_->setPhase(text);
 }
 
@@ -557,8 +561,8 @@ void NoiseLabPage::updateBanner()
     }
     if (run_.rounds().empty())
         return;
-    BannerFigures f = NoiseLabText::roundBanner(run_.rounds().back(), run_.spec(),
-                                                run_.roundNumber(run_.rounds().size() - 1), run_.verdicts(10));
+    BannerFigures f = NoiseLabText::roundBanner(
+        run_.rounds().back(), run_.spec(), run_.roundNumber(run_.rounds().size() - 1), run_.verdicts(10));
     if (mode_ == Mode::Simulated) {
         // What the model expects of a round at these settings (docs/PLANNER.md, section 3).
         const QString e = NoiseLabText::expectation(sim_->settings());
@@ -573,7 +577,8 @@ void NoiseLabPage::updateRounds()
     const std::vector<RoundPoint> pts = run_.roundPoints(kRoundsShown);
     const std::vector<ThresholdLine> lines = NoiseLabText::floors(noise_ ? noise_->idle_sd_w : 0.0);
     if (pts.empty() && lines.empty()) {
-        rounds_chart_->clear(tr("No rounds yet: each takes an idle bracket, a busy window and an idle bracket."));
+        rounds_chart_->clear(
+            tr("No rounds yet: each takes an idle bracket, a busy window and an idle bracket."));
         return;
     }
     rounds_chart_->setRounds(pts, lines);
@@ -586,6 +591,7 @@ void NoiseLabPage::updateNoiseFigures()
         trace_->setBands(run_.bands(nowNs()));  // the open bracket's band grows with it
     }
     if (!noise_) {
+        figures_key_.clear();
         if (mode_ != Mode::Record) {
             histogram_->clear(tr("Measuring the first idle bracket…"));
             allan_->clear(tr("Measuring the first idle bracket…"));
@@ -594,6 +600,15 @@ void NoiseLabPage::updateNoiseFigures()
         return;
     }
     const RecordNoise& n = *noise_;
+    // Rebuilding the charts costs more than measuring: only when something new was measured
+    // (nothing changes while the run is busy).
+    const std::vector<double> key = {
+        double(mode_),         double(n.intervals), double(n.brackets), n.idle_sd_w,
+        n.idle_mean_w,         n.period_s,          busyWindowS(),      idleS(),
+        planner_->confidence()};
+    if (key == figures_key_)
+        return;
+    figures_key_ = key;
     std::vector<double> all;
     for (const auto& b : n.idle_power_w)
         all.insert(all.end(), b.begin(), b.end());
@@ -626,11 +641,12 @@ void NoiseLabPage::updateNoiseFigures()
         // the suggestion would mislead (docs/PLANNER.md, section 4).
         if (!all.empty() && mode_ == Mode::Real)
             in.allan = allanDeviationPooled(n.idle_power_w, n.period_s);
-        planner_->setNoise(in, tr("Idle noise measured now: sd %1 W over %2 intervals in %3 brackets, every %4.")
-                                   .arg(fmt::significant(n.idle_sd_w, 3))
-                                   .arg(n.intervals)
-                                   .arg(n.brackets)
-                                   .arg(fmt::duration(n.period_s)));
+        planner_->setNoise(in,
+                           tr("Idle noise measured now: sd %1 W over %2 intervals in %3 brackets, every %4.")
+                               .arg(fmt::significant(n.idle_sd_w, 3))
+                               .arg(n.intervals)
+                               .arg(n.brackets)
+                               .arg(fmt::duration(n.period_s)));
         planner_->setMeasuredMarginal(run_.medianMarginalW(10), tr("the median of the last rounds"));
     }
     updateRounds();
@@ -664,6 +680,7 @@ void NoiseLabPage::showRecord(const Record& r, const QString& title)
 void NoiseLabPage::showRecordCounter(const std::string& spec)
 {
     const Record& r = *record_;
+    figures_key_.clear();
     auto n = recordNoise(r, spec);
     if (!n) {
         const QString why = QString::fromStdString(n.error());
@@ -699,17 +716,20 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         trace_->resetView();
     } else {
         trace_->clear();
-        showTrace(false, tr("This record has no raw samples, so no power trace.\nRecord with --samples to keep "
-                            "them.\nIts rounds and stored idle brackets are on the right."));
+        showTrace(false,
+                  tr("This record has no raw samples, so no power trace.\nRecord with --samples to keep "
+                     "them.\nIts rounds and stored idle brackets are on the right."));
     }
 
     PlanInputs in = planInputsFrom(*noise_, r);
-    planner_->setNoise(in, tr("Idle noise from the record: sd %1 W over %2 intervals in %3 brackets (%4), every %5.")
-                               .arg(fmt::significant(noise_->idle_sd_w, 3))
-                               .arg(noise_->intervals)
-                               .arg(noise_->brackets)
-                               .arg(noise_->source == "samples" ? tr("raw samples") : tr("stored bracket figures"))
-                               .arg(fmt::duration(noise_->period_s)));
+    planner_->setNoise(
+        in,
+        tr("Idle noise from the record: sd %1 W over %2 intervals in %3 brackets (%4), every %5.")
+            .arg(fmt::significant(noise_->idle_sd_w, 3))
+            .arg(noise_->intervals)
+            .arg(noise_->brackets)
+            .arg(noise_->source == "samples" ? tr("raw samples") : tr("stored bracket figures"))
+            .arg(fmt::duration(noise_->period_s)));
     planner_->setMeasuredMarginal(noise_->marginal_w, tr("the record's median"));
     if (noise_->marginal_w)
         planner_->setMarginalW(*noise_->marginal_w);
@@ -733,7 +753,8 @@ bool NoiseLabPage::traceShown() const
 void NoiseLabPage::setStatus(const QString& text, bool error)
 {
     status_->setText(text);
-    status_->setStyleSheet(error ? QStringLiteral("color: #c62828; font-weight: bold;") : QStringLiteral("color: #616161;"));
+    status_->setStyleSheet(error ? QStringLiteral("color: #c62828; font-weight: bold;")
+                                 : QStringLiteral("color: #616161;"));
     status_->setToolTip(text);
 }
 

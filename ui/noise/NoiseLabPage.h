@@ -55,8 +55,8 @@ struct NoiseLabOptions {
     // The decoder a real run measures; empty: joulebench-demo-decoder next to the dashboard.
     QString decoder;
     QStringList decoder_args = {QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("4")};
-    std::uint64_t seed = 1;          // the simulation's noise
-    bool start_when_shown = true;    // the simulation starts the first time the page is shown
+    std::uint64_t seed = 1;        // the simulation's noise
+    bool start_when_shown = true;  // the simulation starts the first time the page is shown
 };
 
 class NoiseLabPage : public QWidget {
@@ -152,6 +152,7 @@ private:
     NoiseRun run_;
     std::optional<Record> record_;
     std::optional<RecordNoise> noise_;
+    std::vector<double> figures_key_;  // what the noise figures were last drawn from
 
     // Widgets.
     QPushButton* sim_button_ = nullptr;

@@ -97,7 +97,8 @@ QString NoiseLabText::phase(const PhaseEvent& last, std::int64_t now_ns, double 
     const double since = std::max(0.0, double(now_ns - last.t_ns) / 1e9);
     switch (last.kind) {
     case PhaseEvent::IdleStarted:
-        return tr("idle bracket  %1 / %2 s").arg(fmt::fixed(std::min(since, idle_s), 1), fmt::significant(idle_s, 3));
+        return tr("idle bracket  %1 / %2 s")
+            .arg(fmt::fixed(std::min(since, idle_s), 1), fmt::significant(idle_s, 3));
     case PhaseEvent::IdleEnded:
         return tr("settling");
     case PhaseEvent::BusyStarted:

@@ -124,11 +124,12 @@ std::vector<ChartShade> NoiseRun::shades() const
 std::vector<ChartBand> NoiseRun::bands(std::int64_t newest_ns) const
 {
     const auto store = store_;
-    return timeline_.bands(spec_, origin_ns_, newest_ns, [store](std::int64_t t0, std::int64_t t1) -> std::optional<Bracket> {
-        if (!store)
-            return std::nullopt;
-        return bracket(store->between(t0, t1));
-    });
+    return timeline_.bands(spec_, origin_ns_, newest_ns,
+                           [store](std::int64_t t0, std::int64_t t1) -> std::optional<Bracket> {
+                               if (!store)
+                                   return std::nullopt;
+                               return bracket(store->between(t0, t1));
+                           });
 }
 
 }  // namespace jb

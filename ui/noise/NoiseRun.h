@@ -25,7 +25,8 @@ public:
     // A lecture makes many rounds; the page keeps the newest.
     static constexpr std::size_t kKeepRounds = 500;
 
-    void beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, std::string spec, double period_s);
+    void beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, std::string spec,
+                   double period_s);
     // A record's counter: its samples (where kept), brackets and windows, rounds. period_s: the
     // counter's sample period.
     void showRecord(const Record& r, std::string spec, double period_s);

@@ -27,25 +27,27 @@ QString percent(double p)
 // flickers between two settings helps nobody, so a change under 2% keeps the plan.
 bool samePlanInputs(const PlanInputs& a, const PlanInputs& b)
 {
-    auto near = [](double x, double y) { return std::abs(x - y) <= 0.02 * std::max(std::abs(x), std::abs(y)); };
+    auto near = [](double x, double y) {
+        return std::abs(x - y) <= 0.02 * std::max(std::abs(x), std::abs(y));
+    };
     return near(a.idle_sd_w, b.idle_sd_w) && near(a.busy_sd_w, b.busy_sd_w) && a.marginal_w == b.marginal_w &&
-           a.period_s == b.period_s && a.busy_s_per_k == b.busy_s_per_k && a.target == b.target &&
-           a.confidence == b.confidence && near(a.extra_rel_sd, b.extra_rel_sd);
+        a.period_s == b.period_s && a.busy_s_per_k == b.busy_s_per_k && a.target == b.target &&
+        a.confidence == b.confidence && near(a.extra_rel_sd, b.extra_rel_sd);
 }
 
 }  // namespace
 
 PlannerPanel::PlannerPanel(QWidget* parent)
-    : QWidget(parent)
-    , source_(new QLabel)
-    , marginal_(new QDoubleSpinBox)
-    , useMeasured_(new QPushButton(tr("Measured")))
-    , busyPerK_(new QDoubleSpinBox)
-    , target_(new QComboBox)
-    , confidence_(new QSpinBox)
-    , result_(new QLabel)
-    , detail_(new QLabel)
-    , apply_(new QPushButton(tr("Use idle and k in the run")))
+    : QWidget(parent),
+      source_(new QLabel),
+      marginal_(new QDoubleSpinBox),
+      useMeasured_(new QPushButton(tr("Measured"))),
+      busyPerK_(new QDoubleSpinBox),
+      target_(new QComboBox),
+      confidence_(new QSpinBox),
+      result_(new QLabel),
+      detail_(new QLabel),
+      apply_(new QPushButton(tr("Use idle and k in the run")))
 {
     source_->setWordWrap(true);
     source_->setStyleSheet(QStringLiteral("color: #616161;"));
@@ -131,7 +133,8 @@ void PlannerPanel::clearNoise(const QString& why)
     source_->setText(why);
     result_->setText(tr("No plan yet"));
     result_->setStyleSheet(QStringLiteral("color: #9e9e9e;"));
-    detail_->setText(tr("The planner needs an idle bracket's noise: run the simulation or a counter, or open a record."));
+    detail_->setText(
+        tr("The planner needs an idle bracket's noise: run the simulation or a counter, or open a record."));
     apply_->setEnabled(false);
 }
 
@@ -139,12 +142,22 @@ void PlannerPanel::setMeasuredMarginal(std::optional<double> w, const QString& f
 {
     measured_ = w;
     useMeasured_->setEnabled(w.has_value());
-    useMeasured_->setToolTip(w ? tr("%1 W, %2").arg(fmt::significant(*w, 4), from) : tr("No rounds with a marginal power yet"));
+    useMeasured_->setToolTip(w ? tr("%1 W, %2").arg(fmt::significant(*w, 4), from)
+                               : tr("No rounds with a marginal power yet"));
 }
 
-void PlannerPanel::setMarginalW(double w) { marginal_->setValue(w); }
-void PlannerPanel::setBusySPerK(double s) { busyPerK_->setValue(s); }
-void PlannerPanel::setTarget(const QString& verdict) { target_->setCurrentText(verdict); }
+void PlannerPanel::setMarginalW(double w)
+{
+    marginal_->setValue(w);
+}
+void PlannerPanel::setBusySPerK(double s)
+{
+    busyPerK_->setValue(s);
+}
+void PlannerPanel::setTarget(const QString& verdict)
+{
+    target_->setCurrentText(verdict);
+}
 
 void PlannerPanel::setConfidence(double c)
 {
@@ -195,13 +208,15 @@ void PlannerPanel::show(const PlanOutcome& o)
                              .arg(o.k)
                              .arg(o.rounds)
                              .arg(fmt::clock(o.total_s)));
-        result_->setStyleSheet(QStringLiteral("color: %1;").arg(verdictStyle(in_.target).background.darker(130).name()));
+        result_->setStyleSheet(
+            QStringLiteral("color: %1;").arg(verdictStyle(in_.target).background.darker(130).name()));
         QString d = tr("%1 in %2 of rounds expected; relative-only or better in %3, noisy or better in %4. "
                        "Busy window %5, idle sd %6 W.")
-                        .arg(target, percent(o.round_probability), percent(o.p_relative_only), percent(o.p_noisy),
-                             fmt::duration(o.busy_s), fmt::significant(in_.idle_sd_w, 3));
+                        .arg(target, percent(o.round_probability), percent(o.p_relative_only),
+                             percent(o.p_noisy), fmt::duration(o.busy_s), fmt::significant(in_.idle_sd_w, 3));
         if (!o.ci_met)
-            d += tr(" The median's confidence interval stays wider than ±5% even at %1 rounds.").arg(in_.max_rounds);
+            d += tr(" The median's confidence interval stays wider than ±5% even at %1 rounds.")
+                     .arg(in_.max_rounds);
         detail_->setText(d);
     } else {
         result_->setText(tr("Unreachable"));
@@ -216,13 +231,20 @@ void PlannerPanel::show(const PlanOutcome& o)
         else
             d = QString::fromStdString(o.message);
         if (o.suggested_sample_s)
-            d += tr(" The Allan curve suggests trying a sample period near %1.").arg(fmt::duration(*o.suggested_sample_s));
+            d += tr(" The Allan curve suggests trying a sample period near %1.")
+                     .arg(fmt::duration(*o.suggested_sample_s));
         detail_->setText(d);
     }
     apply_->setEnabled(applicable_ && o.reachable);
 }
 
-QString PlannerPanel::resultText() const { return result_->text(); }
-QString PlannerPanel::detailText() const { return detail_->text(); }
+QString PlannerPanel::resultText() const
+{
+    return result_->text();
+}
+QString PlannerPanel::detailText() const
+{
+    return detail_->text();
+}
 
 }  // namespace jb

@@ -22,7 +22,7 @@ RealCounterChoice chooseRealCounter(const std::vector<CounterStatus>& counters, 
     }
     if (!decoder_ok) {
         c.reason = "The demo decoder is missing or not executable: " + decoder_path +
-                   "\n(it is built and installed next to the dashboard)";
+            "\n(it is built and installed next to the dashboard)";
         c.spec.clear();
     }
     return c;

@@ -22,10 +22,7 @@ QString joules(double j)
 
 }  // namespace
 
-ResolutionModel::ResolutionModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+ResolutionModel::ResolutionModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ResolutionModel::setRows(std::vector<ResolutionRow> rows, double confidence)
 {
@@ -74,23 +71,35 @@ QVariant ResolutionModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(r.verdict);
     if (role == SortRole) {
         switch (c) {
-        case VerdictCol: return QString::fromStdString(r.verdict);
-        case ThresholdCol: return r.threshold;
-        case FloorWCol: return r.min_marginal_w;
-        case FloorJCol: return r.min_energy_j;
-        case AtConfidenceWCol: return r.marginal_w_at_confidence ? QVariant(*r.marginal_w_at_confidence) : QVariant();
-        case AtConfidenceJCol: return r.energy_j_at_confidence ? QVariant(*r.energy_j_at_confidence) : QVariant();
+        case VerdictCol:
+            return QString::fromStdString(r.verdict);
+        case ThresholdCol:
+            return r.threshold;
+        case FloorWCol:
+            return r.min_marginal_w;
+        case FloorJCol:
+            return r.min_energy_j;
+        case AtConfidenceWCol:
+            return r.marginal_w_at_confidence ? QVariant(*r.marginal_w_at_confidence) : QVariant();
+        case AtConfidenceJCol:
+            return r.energy_j_at_confidence ? QVariant(*r.energy_j_at_confidence) : QVariant();
         }
         return {};
     }
     if (role == Qt::DisplayRole) {
         switch (c) {
-        case VerdictCol: return QString::fromStdString(r.verdict);
-        case ThresholdCol: return QStringLiteral("%1 σ").arg(QString::number(r.threshold, 'g', 3));
-        case FloorWCol: return watts(r.min_marginal_w);
-        case FloorJCol: return joules(r.min_energy_j);
-        case AtConfidenceWCol: return r.marginal_w_at_confidence ? watts(*r.marginal_w_at_confidence) : QStringLiteral("–");
-        case AtConfidenceJCol: return r.energy_j_at_confidence ? joules(*r.energy_j_at_confidence) : QStringLiteral("–");
+        case VerdictCol:
+            return QString::fromStdString(r.verdict);
+        case ThresholdCol:
+            return QStringLiteral("%1 σ").arg(QString::number(r.threshold, 'g', 3));
+        case FloorWCol:
+            return watts(r.min_marginal_w);
+        case FloorJCol:
+            return joules(r.min_energy_j);
+        case AtConfidenceWCol:
+            return r.marginal_w_at_confidence ? watts(*r.marginal_w_at_confidence) : QStringLiteral("–");
+        case AtConfidenceJCol:
+            return r.energy_j_at_confidence ? joules(*r.energy_j_at_confidence) : QStringLiteral("–");
         }
         return {};
     }
@@ -119,12 +128,18 @@ QVariant ResolutionModel::headerData(int section, Qt::Orientation o, int role) c
         return QAbstractTableModel::headerData(section, o, role);
     const QString pct = QString::number(confidence_ * 100.0, 'f', 0) + QLatin1Char('%');
     switch (section) {
-    case VerdictCol: return tr("Verdict");
-    case ThresholdCol: return tr("Ratio");
-    case FloorWCol: return tr("Smallest W");
-    case FloorJCol: return tr("Smallest J");
-    case AtConfidenceWCol: return tr("W in %1").arg(pct);
-    case AtConfidenceJCol: return tr("J in %1").arg(pct);
+    case VerdictCol:
+        return tr("Verdict");
+    case ThresholdCol:
+        return tr("Ratio");
+    case FloorWCol:
+        return tr("Smallest W");
+    case FloorJCol:
+        return tr("Smallest J");
+    case AtConfidenceWCol:
+        return tr("W in %1").arg(pct);
+    case AtConfidenceJCol:
+        return tr("J in %1").arg(pct);
     }
     return {};
 }

@@ -13,7 +13,15 @@ namespace jb {
 class ResolutionModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { VerdictCol, ThresholdCol, FloorWCol, FloorJCol, AtConfidenceWCol, AtConfidenceJCol, ColumnCount };
+    enum Column {
+        VerdictCol,
+        ThresholdCol,
+        FloorWCol,
+        FloorJCol,
+        AtConfidenceWCol,
+        AtConfidenceJCol,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole,  // the raw figure (double), for tests
         VerdictRole,              // the verdict's name

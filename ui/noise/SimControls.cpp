@@ -30,25 +30,24 @@ std::vector<double> range(double from, double to, double step)
 
 }  // namespace
 
-SimControls::SimControls(QWidget* parent)
-    : QWidget(parent)
-    , speed_(new QComboBox)
-    , powerNote_(new QLabel)
+SimControls::SimControls(QWidget* parent) : QWidget(parent), speed_(new QComboBox), powerNote_(new QLabel)
 {
     const LiveSimSettings d;
     idle_ = new ValueSlider(tr("Idle power"), range(1, 100, 1), d.idle_w, watts);
     noise_ = new ValueSlider(tr("Noise sd (per interval)"),
                              {0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5},
                              d.noise_sd_w, watts);
-    signal_ = new ValueSlider(tr("Signal (busy) power"),
-                              {0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 20, 30, 50},
-                              d.signal_w, watts);
+    signal_ = new ValueSlider(
+        tr("Signal (busy) power"),
+        {0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 20, 30, 50}, d.signal_w,
+        watts);
     period_ = new ValueSlider(tr("Sample period"), {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0}, d.period_s,
                               [](double s) { return fmt::duration(s); });
     std::vector<double> idleValues = range(0.5, 10, 0.5);
     for (double s : {12.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0})
         idleValues.push_back(s);
-    idle_s_ = new ValueSlider(tr("Idle bracket"), idleValues, d.idle_s, [](double s) { return fmt::duration(s); });
+    idle_s_ = new ValueSlider(tr("Idle bracket"), idleValues, d.idle_s,
+                              [](double s) { return fmt::duration(s); });
     std::vector<double> kValues = range(1, 20, 1);
     for (double k : {25.0, 30.0, 40.0, 50.0, 60.0, 80.0, 100.0})
         kValues.push_back(k);
@@ -134,7 +133,8 @@ void SimControls::setSpeed(double speed)
 {
     int best = 0;
     for (int i = 1; i < speed_->count(); ++i)
-        if (std::abs(speed_->itemData(i).toDouble() - speed) < std::abs(speed_->itemData(best).toDouble() - speed))
+        if (std::abs(speed_->itemData(i).toDouble() - speed) <
+            std::abs(speed_->itemData(best).toDouble() - speed))
             best = i;
     speed_->setCurrentIndex(best);
 }
@@ -146,7 +146,8 @@ void SimControls::setPowerEditable(bool editable)
     for (ValueSlider* s : {idle_, noise_, signal_})
         s->setVisible(editable);
     speed_->setEnabled(editable);
-    powerNote_->setText(tr("A real counter: the machine sets the power; the decoder is the signal, in real time."));
+    powerNote_->setText(
+        tr("A real counter: the machine sets the power; the decoder is the signal, in real time."));
     powerNote_->setVisible(!editable);
 }
 

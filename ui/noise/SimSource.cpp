@@ -5,8 +5,7 @@
 
 namespace jb {
 
-SimSource::SimSource(QObject* parent)
-    : QObject(parent)
+SimSource::SimSource(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();

@@ -38,9 +38,9 @@ public:
     double speed() const { return speed_; }
     void setSpeed(double speed);  // simulated seconds per wall second (> 0)
 
-    void start();    // a new run from the current settings
-    void stop();     // the timer stops; what was generated stays
-    void resume();   // the timer goes on with the run there is (a new one where none)
+    void start();   // a new run from the current settings
+    void stop();    // the timer stops; what was generated stays
+    void resume();  // the timer goes on with the run there is (a new one where none)
     bool running() const { return timer_.isActive(); }
 
     // Advances the simulated clock by wall_s x speed (what the timer does each tick).

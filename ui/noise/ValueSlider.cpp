@@ -11,11 +11,11 @@ namespace jb {
 
 ValueSlider::ValueSlider(const QString& name, std::vector<double> values, double initial, Formatter format,
                          QWidget* parent)
-    : QWidget(parent)
-    , values_(std::move(values))
-    , format_(std::move(format))
-    , slider_(new QSlider(Qt::Horizontal))
-    , value_(new QLabel)
+    : QWidget(parent),
+      values_(std::move(values)),
+      format_(std::move(format)),
+      slider_(new QSlider(Qt::Horizontal)),
+      value_(new QLabel)
 {
     if (values_.empty())
         values_ = {0.0};

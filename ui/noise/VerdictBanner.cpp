@@ -20,17 +20,18 @@ QFont sized(QFont f, int pt, bool bold)
 }  // namespace
 
 VerdictBanner::VerdictBanner(QWidget* parent)
-    : QWidget(parent)
-    , badge_(new QLabel)
-    , caption_(new QLabel)
-    , ratio_(new QLabel)
-    , figures_(new QLabel)
-    , detail_(new QLabel)
-    , phase_(new QLabel)
+    : QWidget(parent),
+      badge_(new QLabel),
+      caption_(new QLabel),
+      ratio_(new QLabel),
+      figures_(new QLabel),
+      detail_(new QLabel),
+      phase_(new QLabel)
 {
     badge_->setFont(sized(font(), 34, true));
     badge_->setAlignment(Qt::AlignCenter);
-    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(QStringLiteral("relative-only")) + 40);
+    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(QStringLiteral("relative-only")) +
+                            40);
     badge_->setMinimumHeight(QFontMetrics(badge_->font()).height() + 16);
     caption_->setFont(sized(font(), 12, false));
     caption_->setAlignment(Qt::AlignCenter);
@@ -75,7 +76,8 @@ void VerdictBanner::showFigures(const BannerFigures& f)
 void VerdictBanner::clear(const QString& message)
 {
     badge_->setText(QStringLiteral("–"));
-    badge_->setStyleSheet(QStringLiteral("background: #eeeeee; color: #9e9e9e; border-radius: 10px; padding: 4px 16px;"));
+    badge_->setStyleSheet(
+        QStringLiteral("background: #eeeeee; color: #9e9e9e; border-radius: 10px; padding: 4px 16px;"));
     badge_->setToolTip(QString());
     caption_->clear();
     ratio_->setText(QString());
@@ -88,9 +90,21 @@ void VerdictBanner::setPhase(const QString& text)
     phase_->setText(text);
 }
 
-QString VerdictBanner::verdictText() const { return badge_->text(); }
-QString VerdictBanner::ratioText() const { return ratio_->text(); }
-QString VerdictBanner::detailText() const { return detail_->text(); }
-QString VerdictBanner::phaseText() const { return phase_->text(); }
+QString VerdictBanner::verdictText() const
+{
+    return badge_->text();
+}
+QString VerdictBanner::ratioText() const
+{
+    return ratio_->text();
+}
+QString VerdictBanner::detailText() const
+{
+    return detail_->text();
+}
+QString VerdictBanner::phaseText() const
+{
+    return phase_->text();
+}
 
 }  // namespace jb
