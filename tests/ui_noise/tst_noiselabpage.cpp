@@ -6,6 +6,7 @@
 #include "chart/PowerChart.h"
 #include "common/Format.h"
 #include "measure/RunController.h"
+#include "noise/IdleNoise.h"
 #include "noise/NoiseCharts.h"
 #include "noise/NoiseLabPage.h"
 #include "noise/PlannerPanel.h"
@@ -470,6 +471,10 @@ void TestNoiseLabPage::realCounterRunsASession()
     const double marginal = c->busy->mean_w - c->idle_after->mean_w;
     QVERIFY2(marginal > 7.5 && marginal < 16.0, qPrintable(QString::number(marginal)));
     QVERIFY(page.banner()->verdictText() != QStringLiteral("–"));
+    // The planner starts from the first round's pass time and marginal power.
+    const jb::CounterRound& first = *page.rounds().front().counter("rapl");
+    QVERIFY(std::abs(page.planner()->marginalBox()->value() - std::max(0.0, *jb::roundMarginalW(first))) <
+            0.0006);
     page.refresh();
     QVERIFY(page.noise());
     QCOMPARE(page.noise()->spec, std::string("rapl"));

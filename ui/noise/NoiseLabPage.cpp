@@ -468,8 +468,14 @@ void NoiseLabPage::onPhase(const PhaseEvent& e)
 void NoiseLabPage::onRound(int index, const Round& r)
 {
     run_.addRound(index, r);
-    if (mode_ == Mode::Real && run_.rounds().size() == 1 && r.window_ns > 0 && real_->plan().k > 0)
-        planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(real_->plan().k));
+    // A real run's first round says what the decoder's pass takes and adds: the planner starts
+    // from there (the simulation's figures mean nothing for this machine).
+    if (mode_ == Mode::Real && run_.rounds().size() == 1) {
+        if (r.window_ns > 0 && real_->plan().k > 0)
+            planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(real_->plan().k));
+        if (const auto m = run_.medianMarginalW(1))
+            planner_->setMarginalW(std::max(0.0, *m));
+    }
     trace_->setShades(run_.shades());
     updateBanner();
     updateRounds();
