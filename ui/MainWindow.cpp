@@ -22,10 +22,10 @@
 namespace jb {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
-    , tabs_(new QTabWidget(this))
-    , measure_(new MeasurePage({}, this))
-    , recent_(new RecentFiles(this))
+    : QMainWindow(parent),
+      tabs_(new QTabWidget(this)),
+      measure_(new MeasurePage({}, this)),
+      recent_(new RecentFiles(this))
 {
     setWindowTitle(tr("JouleBench"));
     setAcceptDrops(true);
@@ -35,10 +35,9 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
 
     confirmStopRun = [this] {
-        return QMessageBox::question(this, tr("A run is going"),
-                                     tr("Stop the run, save what it has measured, and close?"),
-                                     QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
-            == QMessageBox::Yes;
+        return QMessageBox::question(
+                   this, tr("A run is going"), tr("Stop the run, save what it has measured, and close?"),
+                   QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
     };
     connect(measure_, &MeasurePage::runningChanged, this, &MainWindow::updateActions);
     connect(measure_, &MeasurePage::hasRecordChanged, this, &MainWindow::updateActions);
@@ -111,11 +110,12 @@ void MainWindow::buildMenus()
         QMessageBox::information(this, tr("Verdicts"), QString::fromStdString(verdictThresholdsText()));
     });
     help->addAction(tr("&About JouleBench"), this, [this] {
-        QMessageBox::about(this, tr("About JouleBench"),
-                           tr("<b>JouleBench %1</b><p>Live energy measurement of decoders and GPU jobs: idle brackets "
-                              "around measured rounds, marginal energy per decode, and a verdict on how far the "
-                              "signal stands above the idle noise.</p>")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About JouleBench"),
+            tr("<b>JouleBench %1</b><p>Live energy measurement of decoders and GPU jobs: idle brackets "
+               "around measured rounds, marginal energy per decode, and a verdict on how far the "
+               "signal stands above the idle noise.</p>")
+                .arg(QApplication::applicationVersion()));
     });
 }
 
@@ -166,8 +166,10 @@ bool MainWindow::openRecord(const QString& path)
 
 void MainWindow::openDialog()
 {
-    const QString start = recent_->files().isEmpty() ? autosaveFolder() : QFileInfo(recent_->files().front()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Record"), start, tr("JouleBench records (*.json);;All files (*)"));
+    const QString start = recent_->files().isEmpty() ? autosaveFolder()
+                                                     : QFileInfo(recent_->files().front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Record"), start,
+                                                      tr("JouleBench records (*.json);;All files (*)"));
     if (!path.isEmpty())
         openRecord(path);
 }
@@ -176,8 +178,10 @@ void MainWindow::saveAsDialog()
 {
     QString suggestion = measure_->recordPath();
     if (suggestion.isEmpty())
-        suggestion = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("record.json"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Record As"), suggestion, tr("JouleBench records (*.json)"));
+        suggestion = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                         .filePath(QStringLiteral("record.json"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Record As"), suggestion,
+                                                      tr("JouleBench records (*.json)"));
     if (path.isEmpty())
         return;
     if (const Status st = measure_->saveRecord(path); !st)
@@ -191,7 +195,8 @@ void MainWindow::exportDialog(const QString& title, const QString& filter, const
     if (base.endsWith(QStringLiteral(".json")))
         base.chop(5);
     if (base.isEmpty())
-        base = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("joulebench"));
+        base = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                   .filePath(QStringLiteral("joulebench"));
     QString t = title;
     t.remove(QStringLiteral("…"));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(t), base + suffix, filter);

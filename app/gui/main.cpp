@@ -17,17 +17,20 @@ int main(int argc, char** argv)
     QApplication::setOrganizationDomain(QStringLiteral("joulebench.github.io"));
     QApplication::setApplicationName(QStringLiteral("joulebench"));
     QApplication::setApplicationDisplayName(QStringLiteral("JouleBench"));
-    QApplication::setApplicationVersion(QString::fromUtf8(jb::kToolVersion.data(), qsizetype(jb::kToolVersion.size())));
+    QApplication::setApplicationVersion(
+        QString::fromUtf8(jb::kToolVersion.data(), qsizetype(jb::kToolVersion.size())));
     QApplication::setDesktopFileName(QStringLiteral("io.github.joulebench.JouleBench"));
 
     QCommandLineParser cli;
-    cli.setApplicationDescription(QStringLiteral("JouleBench's live dashboard: measure a decoder child's energy per "
-                                                 "decode, or view a saved record."));
+    cli.setApplicationDescription(
+        QStringLiteral("JouleBench's live dashboard: measure a decoder child's energy per "
+                       "decode, or view a saved record."));
     cli.addHelpOption();
     cli.addVersionOption();
     cli.addPositionalArgument(QStringLiteral("record"), QStringLiteral("A record (JSON) to open, read-only."),
                               QStringLiteral("[RECORD]"));
-    const QCommandLineOption start(QStringLiteral("start"), QStringLiteral("Press Start once the window is shown."));
+    const QCommandLineOption start(QStringLiteral("start"),
+                                   QStringLiteral("Press Start once the window is shown."));
     cli.addOption(start);
     cli.process(app);
     const QStringList records = cli.positionalArguments();

@@ -64,8 +64,8 @@ void DecimationIndex::update(std::span<const Interval> intervals)
     }
 }
 
-DecimationIndex::MinMax DecimationIndex::minMax(std::span<const Interval> intervals,
-                                                std::size_t begin, std::size_t end) const
+DecimationIndex::MinMax DecimationIndex::minMax(std::span<const Interval> intervals, std::size_t begin,
+                                                std::size_t end) const
 {
     MinMax r{begin, begin};
     double min_w = intervals[begin].power_w();
@@ -107,9 +107,8 @@ namespace {
 
 // The shared walk: one binary search per non-empty column, then minMax over its intervals.
 template <class MinMaxFn>
-std::vector<PlotPoint> decimateWith(std::span<const Interval> iv, std::int64_t origin_ns,
-                                    std::int64_t t0_ns, std::int64_t t1_ns, int columns,
-                                    MinMaxFn&& minMax)
+std::vector<PlotPoint> decimateWith(std::span<const Interval> iv, std::int64_t origin_ns, std::int64_t t0_ns,
+                                    std::int64_t t1_ns, int columns, MinMaxFn&& minMax)
 {
     std::vector<PlotPoint> out;
     if (iv.empty() || t1_ns < t0_ns)
@@ -123,16 +122,12 @@ std::vector<PlotPoint> decimateWith(std::span<const Interval> iv, std::int64_t o
     std::size_t i = std::size_t(lower - iv.begin());
     const std::size_t e = std::size_t(upper - iv.begin());
     out.reserve(std::min<std::size_t>(e - i, std::size_t(columns) * 4));
-    auto point = [&](std::size_t k) {
-        return PlotPoint{double(mid(k) - origin_ns) * 1e-9, iv[k].power_w()};
-    };
+    auto point = [&](std::size_t k) { return PlotPoint{double(mid(k) - origin_ns) * 1e-9, iv[k].power_w()}; };
     while (i < e) {
         const int c = columnOf(mid(i), t0_ns, t1_ns, columns);
-        auto colEnd = std::partition_point(iv.begin() + std::ptrdiff_t(i), upper,
-                                           [&](const Interval& s) {
-                                               return columnOf(midpointNs(s), t0_ns, t1_ns,
-                                                               columns) <= c;
-                                           });
+        auto colEnd = std::partition_point(iv.begin() + std::ptrdiff_t(i), upper, [&](const Interval& s) {
+            return columnOf(midpointNs(s), t0_ns, t1_ns, columns) <= c;
+        });
         const std::size_t j = std::size_t(colEnd - iv.begin());
         const auto mm = minMax(i, j);
         std::array<std::size_t, 4> k{i, mm.min_i, mm.max_i, j - 1};
@@ -156,12 +151,10 @@ std::vector<PlotPoint> decimate(std::span<const Interval> intervals, std::int64_
 }
 
 std::vector<PlotPoint> decimate(std::span<const Interval> intervals, const DecimationIndex& index,
-                                std::int64_t origin_ns, std::int64_t t0_ns, std::int64_t t1_ns,
-                                int columns)
+                                std::int64_t origin_ns, std::int64_t t0_ns, std::int64_t t1_ns, int columns)
 {
-    return decimateWith(intervals, origin_ns, t0_ns, t1_ns, columns, [&](std::size_t b, std::size_t e) {
-        return index.minMax(intervals, b, e);
-    });
+    return decimateWith(intervals, origin_ns, t0_ns, t1_ns, columns,
+                        [&](std::size_t b, std::size_t e) { return index.minMax(intervals, b, e); });
 }
 
 }  // namespace jb

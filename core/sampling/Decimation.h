@@ -24,7 +24,10 @@ struct PlotPoint {
 };
 
 // The time an interval is plotted at (its midpoint, rounded down to the nanosecond).
-inline std::int64_t midpointNs(const Interval& iv) { return iv.t0_ns + (iv.t1_ns - iv.t0_ns) / 2; }
+inline std::int64_t midpointNs(const Interval& iv)
+{
+    return iv.t0_ns + (iv.t1_ns - iv.t0_ns) / 2;
+}
 
 // The column (0 .. columns-1) a midpoint falls in, for a range [t0_ns, t1_ns] cut into
 // `columns` equal parts; t1_ns itself belongs to the last column.
@@ -65,7 +68,6 @@ std::vector<PlotPoint> decimate(std::span<const Interval> intervals, std::int64_
 
 // The same points, using an index built over (a prefix of) the same intervals.
 std::vector<PlotPoint> decimate(std::span<const Interval> intervals, const DecimationIndex& index,
-                                std::int64_t origin_ns, std::int64_t t0_ns, std::int64_t t1_ns,
-                                int columns);
+                                std::int64_t origin_ns, std::int64_t t0_ns, std::int64_t t1_ns, int columns);
 
 }  // namespace jb

@@ -12,8 +12,10 @@ namespace {
 std::vector<CounterStatus> fixture()
 {
     return {
-        {"rapl", true, false, "cannot read /sys/class/powercap/intel-rapl:0/energy_uj: Permission denied "
-                              "(fix: the udev rule)", "RAPL package energy"},
+        {"rapl", true, false,
+         "cannot read /sys/class/powercap/intel-rapl:0/energy_uj: Permission denied "
+         "(fix: the udev rule)",
+         "RAPL package energy"},
         {"task", false, true, "", "the child's own CPU time"},
         {"sim", true, true, "", "simulated whole-device power"},
     };
@@ -49,8 +51,8 @@ void TestCounterModel::showsAvailabilityAndReason()
     QCOMPARE(m.columnCount(), 2);
     QCOMPARE(m.index(0, 0).data().toString(), QStringLiteral("rapl"));
     const QString why = m.index(0, 1).data().toString();
-    QVERIFY2(why.startsWith(QStringLiteral("unavailable: ")) && why.contains(QStringLiteral("Permission denied"))
-                 && why.contains(QStringLiteral("fix")),
+    QVERIFY2(why.startsWith(QStringLiteral("unavailable: ")) &&
+                 why.contains(QStringLiteral("Permission denied")) && why.contains(QStringLiteral("fix")),
              qPrintable(why));
     QVERIFY(m.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Permission denied")));
     QVERIFY(m.index(2, 1).data().toString().startsWith(QStringLiteral("available")));
@@ -71,7 +73,8 @@ void TestCounterModel::checksOnlyAvailableCounters()
     QVERIFY(m.setData(m.index(2, 0), Qt::Checked, Qt::CheckStateRole));
     QCOMPARE(changed.count(), 1);
     QCOMPARE(m.checked(), QStringList{QStringLiteral("sim")});
-    const QStringList refused = m.setChecked({QStringLiteral("rapl"), QStringLiteral("task"), QStringLiteral("nvml:3")});
+    const QStringList refused = m.setChecked(
+        {QStringLiteral("rapl"), QStringLiteral("task"), QStringLiteral("nvml:3")});
     QCOMPARE(refused, (QStringList{QStringLiteral("rapl"), QStringLiteral("nvml:3")}));
     QCOMPARE(m.checked(), QStringList{QStringLiteral("task")});  // exactly what was asked and possible
     QVERIFY(m.find(QStringLiteral("rapl")) && !m.find(QStringLiteral("rapl"))->available);

@@ -32,11 +32,21 @@ std::vector<Interval> makeIntervals(int n, Shape shape, std::int64_t t_ns = 1'00
             span = period_ns * 40;  // a long read stall
         double w = 0;
         switch (shape) {
-        case Shape::Noise: w = mw(rng) / 1000.0; break;
-        case Shape::Ramp: w = 10.0 + i * 0.001; break;
-        case Shape::Flat: w = 20.0; break;
-        case Shape::Spikes: w = (i % 1013 == 17) ? 90.0 : (i % 509 == 3 ? 1.0 : 20.0); break;
-        case Shape::Gaps: w = mw(rng) / 1000.0; break;
+        case Shape::Noise:
+            w = mw(rng) / 1000.0;
+            break;
+        case Shape::Ramp:
+            w = 10.0 + i * 0.001;
+            break;
+        case Shape::Flat:
+            w = 20.0;
+            break;
+        case Shape::Spikes:
+            w = (i % 1013 == 17) ? 90.0 : (i % 509 == 3 ? 1.0 : 20.0);
+            break;
+        case Shape::Gaps:
+            w = mw(rng) / 1000.0;
+            break;
         }
         v.push_back({t_ns, t_ns + span, std::int64_t(std::llround(w * double(span)))});
         t_ns += span;

@@ -195,7 +195,8 @@ void TestMeasurePage::runShowsRoundsAndVerdicts()
     QVERIFY(r.samplesOf("sim") && r.samplesOf("sim")->size() > 20);
     // The run's crash journal lay beside it and is gone now that the record is safe.
     QCOMPARE(QFileInfo(run.path).absolutePath(), dir_.filePath(QStringLiteral("records")));
-    QVERIFY(QDir(dir_.filePath(QStringLiteral("records"))).entryList({QStringLiteral("*.journal")}).isEmpty());
+    QVERIFY(
+        QDir(dir_.filePath(QStringLiteral("records"))).entryList({QStringLiteral("*.journal")}).isEmpty());
     // Its figures are what the shared statistics compute from those samples.
     auto loaded = jb::loadRecord(run.path.toStdString());
     QVERIFY2(loaded, loaded ? "" : loaded.error().c_str());
@@ -213,11 +214,15 @@ void TestMeasurePage::savedRecordMatchesTheCli()
 
     // The CLI on the same plan, with raw samples.
     const QString cliOut = dir_.filePath(QStringLiteral("cli.json"));
-    QStringList args{QStringLiteral("measure"), QStringLiteral("--label"), QStringLiteral("gui-test"),
-                     QStringLiteral("--rounds"), QStringLiteral("2"), QStringLiteral("--k"), QStringLiteral("1"),
-                     QStringLiteral("--idle-s"), QStringLiteral("0.3"), QStringLiteral("--sample-ms"), QStringLiteral("50"),
-                     QStringLiteral("--counter"), QStringLiteral("sim"), QStringLiteral("--samples"),
-                     QStringLiteral("--meta"), QString::fromStdString(plan.meta.dump()), QStringLiteral("--out"), cliOut,
+    QStringList args{QStringLiteral("measure"),  QStringLiteral("--label"),
+                     QStringLiteral("gui-test"), QStringLiteral("--rounds"),
+                     QStringLiteral("2"),        QStringLiteral("--k"),
+                     QStringLiteral("1"),        QStringLiteral("--idle-s"),
+                     QStringLiteral("0.3"),      QStringLiteral("--sample-ms"),
+                     QStringLiteral("50"),       QStringLiteral("--counter"),
+                     QStringLiteral("sim"),      QStringLiteral("--samples"),
+                     QStringLiteral("--meta"),   QString::fromStdString(plan.meta.dump()),
+                     QStringLiteral("--out"),    cliOut,
                      QStringLiteral("--")};
     for (const std::string& a : plan.child)
         args << QString::fromStdString(a);
@@ -283,7 +288,8 @@ void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
 
     const auto r = finished[0][0].value<jb::Record>();
     QVERIFY(r.isAborted());
-    QVERIFY2(r.error && QString::fromStdString(*r.error).contains(QStringLiteral("stopped")), r.error ? r.error->c_str() : "");
+    QVERIFY2(r.error && QString::fromStdString(*r.error).contains(QStringLiteral("stopped")),
+             r.error ? r.error->c_str() : "");
     QCOMPARE(r.rounds.size(), std::size_t(1));
     QCOMPARE(page.view()->roundsModel()->rowCount(), 1);
     QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);  // Stop ended the child

@@ -22,7 +22,8 @@ constexpr std::int64_t kOrigin = 1'000'000'000'000;
 constexpr std::int64_t kPeriod = 100'000'000;  // 100 ms
 
 // n intervals from kOrigin: 20 W, with one 80 W spike at `spike` and a 5 W dip at `dip`.
-std::vector<Interval> samples(std::size_t from, std::size_t n, std::size_t spike = SIZE_MAX, std::size_t dip = SIZE_MAX)
+std::vector<Interval> samples(std::size_t from, std::size_t n, std::size_t spike = SIZE_MAX,
+                              std::size_t dip = SIZE_MAX)
 {
     std::vector<Interval> v;
     for (std::size_t i = from; i < from + n; ++i) {
@@ -77,8 +78,8 @@ void TestPowerChart::handsFewPointsWhateverTheHistory()
         const int cols = chart_->columns();
         QVERIFY(cols > 100);
         // At most first/min/max/last per column, plus one neighbour on each side.
-        QVERIFY2(chart_->pointCount() <= 4 * cols + 2, qPrintable(QStringLiteral("%1 points for %2 columns")
-                                                                     .arg(chart_->pointCount()).arg(cols)));
+        QVERIFY2(chart_->pointCount() <= 4 * cols + 2,
+                 qPrintable(QStringLiteral("%1 points for %2 columns").arg(chart_->pointCount()).arg(cols)));
         QVERIFY(chart_->pointCount() >= cols);  // every column has samples
         const auto [a, b] = chart_->visibleRange();
         QCOMPARE(a, 0.0);
@@ -168,15 +169,16 @@ void TestPowerChart::hoverNamesTheSample()
     auto store = std::make_shared<SampleStore>();
     store->appendBatch(samples(0, 100, 42));
     chart_->setSource(store, kOrigin, false);
-    chart_->setShades({{jb::ChartShade::Busy, 4.0, 5.0, QColor(0, 128, 0, 50), QStringLiteral("round 1 busy: clean"), 20.0}});
+    chart_->setShades({{jb::ChartShade::Busy, 4.0, 5.0, QColor(0, 128, 0, 50),
+                        QStringLiteral("round 1 busy: clean"), 20.0}});
     chart_->redraw();
     const auto p = chart_->sampleNear(4.27);  // sample 42 spans 4.2..4.3 s, midpoint 4.25
     QVERIFY(p);
     QCOMPARE(p->t_s, 4.25);
     QCOMPARE(p->power_w, 80.0);
     const QString text = chart_->describeAt(4.27);
-    QVERIFY2(text.contains(QStringLiteral("4.250 s")) && text.contains(QStringLiteral("80.00 W"))
-                 && text.contains(QStringLiteral("round 1 busy: clean")),
+    QVERIFY2(text.contains(QStringLiteral("4.250 s")) && text.contains(QStringLiteral("80.00 W")) &&
+                 text.contains(QStringLiteral("round 1 busy: clean")),
              qPrintable(text));
     QVERIFY(!chart_->describeAt(9.0).contains(QStringLiteral("busy")));
 }
@@ -193,13 +195,15 @@ void TestPowerChart::wheelDragAndDoubleClick()
     const QPoint mid = vp->rect().center();
     // Hovering names the sample under the pointer.
     QSignalSpy hovered(chart_.get(), &PowerChart::hovered);
-    QMouseEvent move(QEvent::MouseMove, QPointF(mid), vp->mapToGlobal(QPointF(mid)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(mid), vp->mapToGlobal(QPointF(mid)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
     QCoreApplication::sendEvent(vp, &move);
     QVERIFY(!hovered.isEmpty());
-    QVERIFY2(hovered.last()[0].toString().contains(QStringLiteral(" W")), qPrintable(hovered.last()[0].toString()));
+    QVERIFY2(hovered.last()[0].toString().contains(QStringLiteral(" W")),
+             qPrintable(hovered.last()[0].toString()));
     // The wheel zooms in around the pointer and stops following.
-    QWheelEvent wheel(QPointF(mid), vp->mapToGlobal(QPointF(mid)), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
+    QWheelEvent wheel(QPointF(mid), vp->mapToGlobal(QPointF(mid)), QPoint(), QPoint(0, 240), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(vp, &wheel);
     QVERIFY(!chart_->following());
     const auto [a, b] = chart_->visibleRange();
@@ -207,8 +211,9 @@ void TestPowerChart::wheelDragAndDoubleClick()
     // A right-button drag pans: dragging to the right shows earlier times.
     chart_->redraw();
     QTest::mousePress(vp, Qt::RightButton, Qt::NoModifier, mid);
-    QMouseEvent drag(QEvent::MouseMove, QPointF(mid + QPoint(100, 0)), vp->mapToGlobal(QPointF(mid + QPoint(100, 0))),
-                     Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+    QMouseEvent drag(QEvent::MouseMove, QPointF(mid + QPoint(100, 0)),
+                     vp->mapToGlobal(QPointF(mid + QPoint(100, 0))), Qt::NoButton, Qt::RightButton,
+                     Qt::NoModifier);
     QCoreApplication::sendEvent(vp, &drag);
     QTest::mouseRelease(vp, Qt::RightButton, Qt::NoModifier, mid + QPoint(100, 0));
     QVERIFY(chart_->visibleRange().first < a);
@@ -247,14 +252,17 @@ void TestPowerChart::onlyOneFileIncludesQtCharts()
 {
     // The dashboard's rule: the chart adapter alone knows Qt Charts, so the back end can go.
     QStringList offenders;
-    for (const QString& room : {QStringLiteral("ui/chart"), QStringLiteral("ui/common"), QStringLiteral("ui/measure"),
-                                QStringLiteral("ui"), QStringLiteral("app/gui")}) {
+    for (const QString& room :
+         {QStringLiteral("ui/chart"), QStringLiteral("ui/common"), QStringLiteral("ui/measure"),
+          QStringLiteral("ui"), QStringLiteral("app/gui")}) {
         QDir dir(QStringLiteral(JB_SOURCE_DIR "/") + room);
-        for (const QString& name : dir.entryList({QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files)) {
+        for (const QString& name :
+             dir.entryList({QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files)) {
             QFile f(dir.filePath(name));
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray text = f.readAll();
-            if (text.contains("#include <QtCharts") || text.contains("#include <QChart") || text.contains("#include <QLineSeries"))
+            if (text.contains("#include <QtCharts") || text.contains("#include <QChart") ||
+                text.contains("#include <QLineSeries"))
                 offenders << room + QLatin1Char('/') + name;
         }
     }

@@ -57,7 +57,8 @@ void TestRecordView::referenceRecordHasNoChart()
 {
     jb::MeasurePage page;
     page.show();
-    QAbstractItemModelTester tester(page.view()->roundsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tester(page.view()->roundsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto st = page.openRecord(kReference);
     QVERIFY2(st, st ? "" : st.error().c_str());
     auto ref = jb::loadRecord(kReference.toStdString());
@@ -65,10 +66,15 @@ void TestRecordView::referenceRecordHasNoChart()
     QVERIFY(page.readOnly());
     QCOMPARE(page.view()->roundsModel()->rowCount(), int(ref->rounds.size()));
     for (int i = 0; i < int(ref->rounds.size()); ++i)
-        QCOMPARE(page.view()->roundsModel()->index(i, jb::RoundsModel::VerdictCol).data(jb::RoundsModel::VerdictRole).toString(),
+        QCOMPARE(page.view()
+                     ->roundsModel()
+                     ->index(i, jb::RoundsModel::VerdictCol)
+                     .data(jb::RoundsModel::VerdictRole)
+                     .toString(),
                  QString::fromStdString(ref->rounds[std::size_t(i)].counter("rapl")->verdict.value_or("")));
     QVERIFY(page.banner()->isVisible());
-    QVERIFY2(page.banner()->text().contains(QStringLiteral("no raw samples")), qPrintable(page.banner()->text()));
+    QVERIFY2(page.banner()->text().contains(QStringLiteral("no raw samples")),
+             qPrintable(page.banner()->text()));
     QCOMPARE(page.view()->chart()->pointCount(), 0);
     QVERIFY(page.view()->summary()->plainText().contains(QStringLiteral("rapl")));
     QVERIFY(page.view()->summary()->plainText().contains(QStringLiteral("J per decode")));
@@ -92,7 +98,8 @@ void TestRecordView::recordWithSamplesIsDrawn()
     // Busy windows are labelled with their verdicts for the hover text.
     const auto& w = *r->rounds[0].window;
     const double mid_s = double((w[0] + w[1]) / 2 - view.originNs()) / 1e9;
-    const QString verdict = QString::fromStdString(r->rounds[0].counter("rapl")->verdict.value_or("no verdict"));
+    const QString verdict = QString::fromStdString(
+        r->rounds[0].counter("rapl")->verdict.value_or("no verdict"));
     QVERIFY2(view.chart()->describeAt(mid_s).contains(QStringLiteral("round 1 busy: ") + verdict),
              qPrintable(view.chart()->describeAt(mid_s)));
     QCOMPARE(view.roundsModel()->rowCount(), int(r->rounds.size()));

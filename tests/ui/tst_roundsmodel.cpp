@@ -103,8 +103,11 @@ void TestRoundsModel::showsFiguresForPeople()
     const QString tip = m.index(0, RoundsModel::VerdictCol).data(Qt::ToolTipRole).toString();
     QVERIFY(tip.contains(QString::fromStdString(jb::verdictThresholdsText())));
     QVERIFY(tip.contains(QStringLiteral("149")));
-    QVERIFY(m.headerData(RoundsModel::VerdictCol, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("clean")));
-    QCOMPARE(m.headerData(RoundsModel::JPerDecodeCol, Qt::Horizontal).toString(), QStringLiteral("J / decode"));
+    QVERIFY(m.headerData(RoundsModel::VerdictCol, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("clean")));
+    QCOMPARE(m.headerData(RoundsModel::JPerDecodeCol, Qt::Horizontal).toString(),
+             QStringLiteral("J / decode"));
 }
 
 void TestRoundsModel::rawFiguresAndVerdicts_data()
@@ -134,10 +137,13 @@ void TestRoundsModel::rawFiguresAndVerdicts()
     }
     m.setRound(0, r);
     QCOMPARE(m.index(0, RoundsModel::VerdictCol).data(RoundsModel::VerdictRole).toString(), verdict);
-    QCOMPARE(m.index(0, RoundsModel::VerdictCol).data().toString(), verdict.isEmpty() ? QStringLiteral("no verdict") : verdict);
+    QCOMPARE(m.index(0, RoundsModel::VerdictCol).data().toString(),
+             verdict.isEmpty() ? QStringLiteral("no verdict") : verdict);
     const auto& c = r.counters[0].second;
-    QCOMPARE(m.index(0, RoundsModel::MarginalCol).data(RoundsModel::SortRole).toDouble(), c.marginal_nj / 1e9);
-    QCOMPARE(m.index(0, RoundsModel::JPerDecodeCol).data(RoundsModel::SortRole).toDouble(), c.marginal_nj / 1e9 / 4);
+    QCOMPARE(m.index(0, RoundsModel::MarginalCol).data(RoundsModel::SortRole).toDouble(),
+             c.marginal_nj / 1e9);
+    QCOMPARE(m.index(0, RoundsModel::JPerDecodeCol).data(RoundsModel::SortRole).toDouble(),
+             c.marginal_nj / 1e9 / 4);
     QCOMPARE(m.index(0, RoundsModel::BusyCol).data(RoundsModel::SortRole).toDouble(), busyW);
     QCOMPARE(m.index(0, RoundsModel::RatioCol).data(RoundsModel::SortRole).isValid(), bool(c.ratio));
 }

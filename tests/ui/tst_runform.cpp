@@ -80,7 +80,8 @@ void TestRunForm::firstStartWithoutACounterRunsTheDemo()
     QVERIFY(form.simNote()->text().contains(QStringLiteral("simulated")));
     // ... and the line under the counters says why the real one cannot be read, and the fix.
     const QString detail = form.counterDetail()->text();
-    QVERIFY2(detail.contains(QStringLiteral("rapl")) && detail.contains(QStringLiteral("unavailable")), qPrintable(detail));
+    QVERIFY2(detail.contains(QStringLiteral("rapl")) && detail.contains(QStringLiteral("unavailable")),
+             qPrintable(detail));
     QVERIFY(form.startButton()->isEnabled());
     QVERIFY(!form.stopButton()->isEnabled());
     // The unreadable counter is listed with its reason, not hidden.
@@ -138,7 +139,8 @@ void TestRunForm::metaIsCheckedAsTyped()
     form.metaEdit()->setFocus();
     QTest::keyClicks(form.metaEdit(), QStringLiteral("{\"codec\": \"demo\","));
     QVERIFY(!form.startButton()->isEnabled());
-    QVERIFY2(status->text().contains(QStringLiteral("meta")) && status->text().contains(QStringLiteral("line 1")),
+    QVERIFY2(status->text().contains(QStringLiteral("meta")) &&
+                 status->text().contains(QStringLiteral("line 1")),
              qPrintable(status->text()));
     QTest::keyClicks(form.metaEdit(), QStringLiteral(" \"q\": 3}"));
     QVERIFY2(form.startButton()->isEnabled(), qPrintable(form.problem()));
@@ -164,7 +166,8 @@ void TestRunForm::startIsRefusedWithAReason()
     form.commandEdit()->clear();
     QVERIFY(form.problem().startsWith(QStringLiteral("command:")));
     form.commandEdit()->setText(QStringLiteral("./decoder serve"));
-    form.findChild<QLineEdit*>(QStringLiteral("workdirEdit"))->setText(dir_.filePath(QStringLiteral("missing")));
+    form.findChild<QLineEdit*>(QStringLiteral("workdirEdit"))
+        ->setText(dir_.filePath(QStringLiteral("missing")));
     QVERIFY(form.problem().contains(QStringLiteral("not a folder")));
     QTest::mouseClick(form.startButton(), Qt::LeftButton);
     QCOMPARE(start.count(), 0);
@@ -176,9 +179,11 @@ void TestRunForm::startIsRefusedWithAReason()
 void TestRunForm::commandLineRoundTrips_data()
 {
     QTest::addColumn<QStringList>("argv");
-    QTest::newRow("plain") << QStringList{QStringLiteral("/usr/bin/dec"), QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("4")};
+    QTest::newRow("plain") << QStringList{QStringLiteral("/usr/bin/dec"), QStringLiteral("serve"),
+                                          QStringLiteral("--jobs"), QStringLiteral("4")};
     QTest::newRow("spaces") << QStringList{QStringLiteral("/My Apps/dec"), QStringLiteral("a b")};
-    QTest::newRow("quotes") << QStringList{QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo \"ready 1\"")};
+    QTest::newRow("quotes") << QStringList{QStringLiteral("sh"), QStringLiteral("-c"),
+                                           QStringLiteral("echo \"ready 1\"")};
 }
 
 void TestRunForm::commandLineRoundTrips()

@@ -40,11 +40,11 @@ jb::Round roundWith(std::optional<std::string> verdict, double before_w, double 
 // idle [0,1] busy [1,2] idle [2,3] busy [3,4] idle [4,5], starting at t0.
 std::vector<PhaseEvent> twoRounds(std::int64_t t0)
 {
-    return {{PhaseEvent::IdleStarted, -1, t0},         {PhaseEvent::IdleEnded, -1, t0 + 1 * s},
-            {PhaseEvent::BusyStarted, 0, t0 + 1 * s},  {PhaseEvent::BusyEnded, 0, t0 + 2 * s},
-            {PhaseEvent::IdleStarted, 0, t0 + 2 * s},  {PhaseEvent::IdleEnded, 0, t0 + 3 * s},
-            {PhaseEvent::BusyStarted, 1, t0 + 3 * s},  {PhaseEvent::BusyEnded, 1, t0 + 4 * s},
-            {PhaseEvent::IdleStarted, 1, t0 + 4 * s},  {PhaseEvent::IdleEnded, 1, t0 + 5 * s}};
+    return {{PhaseEvent::IdleStarted, -1, t0},        {PhaseEvent::IdleEnded, -1, t0 + 1 * s},
+            {PhaseEvent::BusyStarted, 0, t0 + 1 * s}, {PhaseEvent::BusyEnded, 0, t0 + 2 * s},
+            {PhaseEvent::IdleStarted, 0, t0 + 2 * s}, {PhaseEvent::IdleEnded, 0, t0 + 3 * s},
+            {PhaseEvent::BusyStarted, 1, t0 + 3 * s}, {PhaseEvent::BusyEnded, 1, t0 + 4 * s},
+            {PhaseEvent::IdleStarted, 1, t0 + 4 * s}, {PhaseEvent::IdleEnded, 1, t0 + 5 * s}};
 }
 
 }  // namespace
@@ -83,7 +83,7 @@ void TestRunTimeline::livePhasesBecomeShades()
     QCOMPARE(shades[1].color.rgb(), clean.rgb());  // coloured by its verdict once the round ends
     QVERIFY(shades[1].label.contains(QStringLiteral("clean")));
     QCOMPARE(shades[1].baseline_w, std::optional<double>(20.2));  // the idle line under the window
-    QCOMPARE(shades[3].color, pending);  // round 2 not finished yet
+    QCOMPARE(shades[3].color, pending);                           // round 2 not finished yet
     QCOMPARE(shades[4].label, QStringLiteral("idle after round 2"));
     // Another counter has no figures for round 1: its busy window stays neutral.
     QCOMPARE(t.shades("rapl", t0)[1].color, pending);
@@ -136,7 +136,7 @@ void TestRunTimeline::bandsFromRoundsOrSamples()
     QCOMPARE(bands.size(), std::size_t(2));
     QCOMPARE(asked.size(), std::size_t(2));  // no round done: both from the samples
     QCOMPARE(asked[1].second, std::numeric_limits<std::int64_t>::max());  // open bracket
-    QCOMPARE(bands[1].t1_s, 2.5);  // reaches the newest sample
+    QCOMPARE(bands[1].t1_s, 2.5);                                         // reaches the newest sample
     t.setRound(0, roundWith(std::string("clean"), 20.0, 20.4));
     asked.clear();
     bands = t.bands("sim", t0, t0 + 3 * s, compute);

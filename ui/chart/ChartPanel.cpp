@@ -10,13 +10,13 @@
 namespace jb {
 
 ChartPanel::ChartPanel(QWidget* parent)
-    : QWidget(parent)
-    , chart_(new PowerChart(this))
-    , toolbar_(new QHBoxLayout)
-    , follow_(new QToolButton(this))
-    , freeze_(new QToolButton(this))
-    , reset_(new QToolButton(this))
-    , readout_(new QLabel(this))
+    : QWidget(parent),
+      chart_(new PowerChart(this)),
+      toolbar_(new QHBoxLayout),
+      follow_(new QToolButton(this)),
+      freeze_(new QToolButton(this)),
+      reset_(new QToolButton(this)),
+      readout_(new QLabel(this))
 {
     follow_->setText(tr("Follow"));
     follow_->setObjectName(QStringLiteral("followButton"));

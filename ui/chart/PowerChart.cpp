@@ -58,11 +58,7 @@ namespace {
 // marker above (drawForeground), and turns the wheel and drags into zoom and pan.
 class View : public QChartView {
 public:
-    View(QChart* chart, PowerChart::Impl* d)
-        : QChartView(chart)
-        , d_(d)
-    {
-    }
+    View(QChart* chart, PowerChart::Impl* d) : QChartView(chart), d_(d) {}
 
 protected:
     void drawBackground(QPainter* p, const QRectF& rect) override;
@@ -114,10 +110,7 @@ struct PowerChart::Impl {
     std::int64_t redraws = 0;
     std::optional<PlotPoint> hover;
 
-    explicit Impl(PowerChart* owner)
-        : q(owner)
-    {
-    }
+    explicit Impl(PowerChart* owner) : q(owner) {}
 
     void setView(double t0, double t1, bool byUser)
     {
@@ -190,9 +183,7 @@ struct PowerChart::Impl {
     }
 };
 
-PowerChart::PowerChart(QWidget* parent)
-    : QWidget(parent)
-    , d(std::make_unique<Impl>(this))
+PowerChart::PowerChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>(this))
 {
     d->chart = new QChart;
     d->chart->setAnimationOptions(QChart::NoAnimation);
@@ -242,8 +233,9 @@ PowerChart::PowerChart(QWidget* parent)
     d->placeholder = new QLabel(this);
     d->placeholder->setAlignment(Qt::AlignCenter);
     d->placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
-    d->placeholder->setStyleSheet(QStringLiteral("QLabel { color: #616161; background: rgba(255, 255, 255, 210);"
-                                                 " padding: 10px; font-size: 12pt; }"));
+    d->placeholder->setStyleSheet(
+        QStringLiteral("QLabel { color: #616161; background: rgba(255, 255, 255, 210);"
+                       " padding: 10px; font-size: 12pt; }"));
     d->placeholder->setWordWrap(true);
     d->placeholder->setMaximumWidth(520);
     auto* grid = new QGridLayout(this);
@@ -317,7 +309,10 @@ void PowerChart::setMinimumSpan(double seconds)
     d->dirty = true;
 }
 
-bool PowerChart::following() const { return d->following; }
+bool PowerChart::following() const
+{
+    return d->following;
+}
 
 void PowerChart::setFollowing(bool follow)
 {
@@ -328,7 +323,10 @@ void PowerChart::setFollowing(bool follow)
     emit followingChanged(follow);
 }
 
-bool PowerChart::frozen() const { return d->frozen; }
+bool PowerChart::frozen() const
+{
+    return d->frozen;
+}
 
 void PowerChart::setFrozen(bool frozen)
 {
@@ -369,17 +367,35 @@ void PowerChart::pan(double dt_s)
     d->setView(d->view0 + dt_s, d->view1 + dt_s, true);
 }
 
-std::pair<double, double> PowerChart::visibleRange() const { return {d->view0, d->view1}; }
+std::pair<double, double> PowerChart::visibleRange() const
+{
+    return {d->view0, d->view1};
+}
 
-void PowerChart::redraw() { d->redraw(); }
+void PowerChart::redraw()
+{
+    d->redraw();
+}
 
-int PowerChart::pointCount() const { return d->points; }
+int PowerChart::pointCount() const
+{
+    return d->points;
+}
 
-int PowerChart::columns() const { return d->columns(); }
+int PowerChart::columns() const
+{
+    return d->columns();
+}
 
-std::int64_t PowerChart::redrawCount() const { return d->redraws; }
+std::int64_t PowerChart::redrawCount() const
+{
+    return d->redraws;
+}
 
-std::pair<double, double> PowerChart::yRange() const { return {d->ay->min(), d->ay->max()}; }
+std::pair<double, double> PowerChart::yRange() const
+{
+    return {d->ay->min(), d->ay->max()};
+}
 
 void PowerChart::Impl::redraw()
 {
@@ -394,9 +410,8 @@ void PowerChart::Impl::redraw()
             seen_size = v.size();
             std::span<const Interval> all(v);
             if (frozen_end_ns) {
-                const auto end = std::partition_point(all.begin(), all.end(), [&](const Interval& s) {
-                    return s.t1_ns <= *frozen_end_ns;
-                });
+                const auto end = std::partition_point(
+                    all.begin(), all.end(), [&](const Interval& s) { return s.t1_ns <= *frozen_end_ns; });
                 all = all.first(std::size_t(end - all.begin()));
             }
             if (all.empty())
@@ -511,13 +526,14 @@ std::optional<PlotPoint> PowerChart::sampleNear(double t_s) const
     d->store->read([&](const std::vector<Interval>& v) {
         std::span<const Interval> all(v);
         if (d->frozen_end_ns) {
-            const auto end = std::partition_point(all.begin(), all.end(),
-                                                  [&](const Interval& s) { return s.t1_ns <= *d->frozen_end_ns; });
+            const auto end = std::partition_point(
+                all.begin(), all.end(), [&](const Interval& s) { return s.t1_ns <= *d->frozen_end_ns; });
             all = all.first(std::size_t(end - all.begin()));
         }
         if (all.empty())
             return;
-        auto it = std::partition_point(all.begin(), all.end(), [&](const Interval& s) { return midpointNs(s) < t; });
+        auto it = std::partition_point(all.begin(), all.end(),
+                                       [&](const Interval& s) { return midpointNs(s) < t; });
         if (it == all.end() || (it != all.begin() && t - midpointNs(*(it - 1)) < midpointNs(*it) - t))
             --it;
         out = PlotPoint{double(midpointNs(*it) - d->origin_ns) * 1e-9, it->power_w()};
@@ -530,7 +546,8 @@ QString PowerChart::describeAt(double t_s) const
     const auto p = sampleNear(t_s);
     if (!p)
         return {};
-    QString text = QStringLiteral("%1 s   %2 W").arg(QString::number(p->t_s, 'f', 3), QString::number(p->power_w, 'f', 2));
+    QString text = QStringLiteral("%1 s   %2 W")
+                       .arg(QString::number(p->t_s, 'f', 3), QString::number(p->power_w, 'f', 2));
     for (const ChartShade& s : d->shades) {
         const double end = s.t1_s.value_or(d->newest_s);
         if (p->t_s >= s.t0_s && p->t_s <= end && !s.label.isEmpty())
@@ -602,7 +619,8 @@ void View::drawBackground(QPainter* p, const QRectF& rect)
         const double x0 = d_->xAt(b.t0_s), x1 = d_->xAt(b.t1_s);
         if (x1 < pa.left() || x0 > pa.right())
             continue;
-        p->fillRect(QRectF(QPointF(x0, d_->yAt(b.mean_w + b.sd_w)), QPointF(x1, d_->yAt(b.mean_w - b.sd_w))), bandFill);
+        p->fillRect(QRectF(QPointF(x0, d_->yAt(b.mean_w + b.sd_w)), QPointF(x1, d_->yAt(b.mean_w - b.sd_w))),
+                    bandFill);
         p->setPen(QPen(meanLine, 1.2));
         const double y = d_->yAt(b.mean_w);
         p->drawLine(QPointF(x0, y), QPointF(x1, y));
@@ -692,13 +710,25 @@ void View::keyPressEvent(QKeyEvent* e)
     const double mid = (d_->view0 + d_->view1) / 2;
     switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: d_->q->zoom(0.8, mid); break;
-    case Qt::Key_Minus: d_->q->zoom(1.25, mid); break;
-    case Qt::Key_Left: d_->q->pan(-span * 0.1); break;
-    case Qt::Key_Right: d_->q->pan(span * 0.1); break;
+    case Qt::Key_Equal:
+        d_->q->zoom(0.8, mid);
+        break;
+    case Qt::Key_Minus:
+        d_->q->zoom(1.25, mid);
+        break;
+    case Qt::Key_Left:
+        d_->q->pan(-span * 0.1);
+        break;
+    case Qt::Key_Right:
+        d_->q->pan(span * 0.1);
+        break;
     case Qt::Key_Home:
-    case Qt::Key_0: d_->q->resetView(); break;
-    default: QChartView::keyPressEvent(e); return;
+    case Qt::Key_0:
+        d_->q->resetView();
+        break;
+    default:
+        QChartView::keyPressEvent(e);
+        return;
     }
     e->accept();
 }
@@ -754,7 +784,8 @@ Status PowerChart::savePng(const QString& path, const QString& title)
     buffer.open(QIODevice::WriteOnly);
     if (!toImage(title).save(&buffer, "PNG"))
         return Error{"cannot encode the chart as PNG for " + path.toStdString()};
-    return writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    return writeFileAtomic(path.toStdString(),
+                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 Status PowerChart::saveSvg(const QString& path, const QString& title)
@@ -775,7 +806,8 @@ Status PowerChart::saveSvg(const QString& path, const QString& title)
         return Error{"cannot draw the chart as SVG for " + path.toStdString()};
     renderTo(&p, QRectF(QPointF(0, 0), QSizeF(size)), title);
     p.end();
-    return writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    return writeFileAtomic(path.toStdString(),
+                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 }  // namespace jb

@@ -33,8 +33,8 @@ struct ChartShade {
     double t0_s = 0;
     std::optional<double> t1_s;  // none: still open, reaches the newest sample
     QColor color;
-    QString label;                       // what hovering over it says ("round 2 busy: clean")
-    std::optional<double> baseline_w;    // busy: the idle power the marginal energy is above
+    QString label;                     // what hovering over it says ("round 2 busy: clean")
+    std::optional<double> baseline_w;  // busy: the idle power the marginal energy is above
 };
 
 // An idle bracket's mean power with a +/- one standard deviation band.
@@ -79,8 +79,8 @@ public:
     // The redraw timer's tick, public for tests and the bench: decimates the visible range
     // and replaces the series' points.
     void redraw();
-    int pointCount() const;       // points handed to the series by the last redraw
-    int columns() const;          // decimation columns: one per two pixels of the plot area
+    int pointCount() const;  // points handed to the series by the last redraw
+    int columns() const;     // decimation columns: one per two pixels of the plot area
     std::int64_t redrawCount() const;
     std::pair<double, double> yRange() const;
 

@@ -50,8 +50,9 @@ std::string roundsCsv(const Record& r)
     const std::vector<std::string> specs = r.wholeDeviceCounters();
     std::vector<std::string> head{"round", "decodes", "child_wall_ns", "window_ns", "child_note"};
     for (const std::string& s : specs)
-        for (const char* k : {"idle_before_w", "idle_before_sd_w", "idle_after_w", "idle_after_sd_w", "busy_w",
-                              "busy_sd_w", "window_nj", "covered_ns", "marginal_nj", "j_per_decode", "ratio", "verdict"})
+        for (const char* k :
+             {"idle_before_w", "idle_before_sd_w", "idle_after_w", "idle_after_sd_w", "busy_w", "busy_sd_w",
+              "window_nj", "covered_ns", "marginal_nj", "j_per_decode", "ratio", "verdict"})
             head.push_back(cell(s + "." + k));
     std::string out = join(head);
     for (std::size_t i = 0; i < r.rounds.size(); ++i) {
@@ -71,7 +72,9 @@ std::string roundsCsv(const Record& r)
             row.push_back(std::to_string(c->window_nj));
             row.push_back(std::to_string(c->covered_ns));
             row.push_back(c->has_marginal ? num(c->marginal_nj) : "");
-            row.push_back(c->has_marginal && round.decodes > 0 ? num(c->marginal_nj / 1e9 / double(round.decodes)) : "");
+            row.push_back(c->has_marginal && round.decodes > 0
+                              ? num(c->marginal_nj / 1e9 / double(round.decodes))
+                              : "");
             row.push_back(c->ratio ? num(*c->ratio) : "");
             row.push_back(c->verdict.value_or(""));
         }
@@ -87,8 +90,8 @@ std::string samplesCsv(const NamedIntervals& samples)
         const std::string name = cell(spec);
         for (const Interval& s : iv) {
             out += name;
-            out += ',' + std::to_string(s.t0_ns) + ',' + std::to_string(s.t1_ns) + ',' + std::to_string(s.nj) + ',' +
-                   num(s.power_w()) + '\n';
+            out += ',' + std::to_string(s.t0_ns) + ',' + std::to_string(s.t1_ns) + ',' +
+                std::to_string(s.nj) + ',' + num(s.power_w()) + '\n';
         }
     }
     return out;

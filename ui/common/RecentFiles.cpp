@@ -9,8 +9,7 @@ namespace {
 const QString kKey = QStringLiteral("recentFiles");
 }
 
-RecentFiles::RecentFiles(QObject* parent)
-    : QObject(parent)
+RecentFiles::RecentFiles(QObject* parent) : QObject(parent)
 {
     files_ = QSettings().value(kKey).toStringList();
 }

@@ -20,13 +20,13 @@
 namespace jb {
 
 RecordView::RecordView(QWidget* parent)
-    : QWidget(parent)
-    , counterBox_(new QComboBox(this))
-    , counterLabel_(new QLabel(tr("Counter"), this))
-    , chartPanel_(new ChartPanel(this))
-    , model_(new RoundsModel(this))
-    , table_(new QTableView(this))
-    , summary_(new SummaryStrip(this))
+    : QWidget(parent),
+      counterBox_(new QComboBox(this)),
+      counterLabel_(new QLabel(tr("Counter"), this)),
+      chartPanel_(new ChartPanel(this)),
+      model_(new RoundsModel(this)),
+      table_(new QTableView(this)),
+      summary_(new SummaryStrip(this))
 {
     counterBox_->setObjectName(QStringLiteral("counterBox"));
     counterBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -37,7 +37,8 @@ RecordView::RecordView(QWidget* parent)
 
     table_->setObjectName(QStringLiteral("roundsTable"));
     table_->setModel(model_);
-    table_->setItemDelegateForColumn(RoundsModel::VerdictCol, new VerdictDelegate(RoundsModel::VerdictRole, table_));
+    table_->setItemDelegateForColumn(RoundsModel::VerdictCol,
+                                     new VerdictDelegate(RoundsModel::VerdictRole, table_));
     table_->setAlternatingRowColors(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -230,8 +231,9 @@ void RecordView::refreshCounter()
         chart()->setSource(store, origin_ns_, live_);
         chart()->setSeriesName(QString::fromStdString(spec));
     } else {
-        chart()->clear(record_.rounds.empty() ? tr("No samples")
-                                              : tr("This record holds no raw samples: only its rounds can be shown."));
+        chart()->clear(record_.rounds.empty()
+                           ? tr("No samples")
+                           : tr("This record holds no raw samples: only its rounds can be shown."));
     }
     refreshOverlays();
     refreshSummary();
@@ -261,7 +263,8 @@ void RecordView::refreshSummary()
 {
     const std::string spec = counter();
     if (spec.empty()) {
-        summary_->clearSummary(record_.rounds.empty() ? tr("No rounds yet.") : tr("No whole-device counter in this record."));
+        summary_->clearSummary(record_.rounds.empty() ? tr("No rounds yet.")
+                                                      : tr("No whole-device counter in this record."));
         return;
     }
     summary_->setSummary(QString::fromStdString(spec), summaryOf(record_, spec), int(record_.rounds.size()));

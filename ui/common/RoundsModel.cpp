@@ -33,10 +33,7 @@ QString bracketTip(const char* what, const std::optional<Bracket>& b)
 
 }  // namespace
 
-RoundsModel::RoundsModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+RoundsModel::RoundsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void RoundsModel::setCounter(const std::string& spec)
 {
@@ -119,20 +116,28 @@ QVariant RoundsModel::data(const QModelIndex& index, int role) const
 QVariant RoundsModel::display(const Round& r, const CounterRound* c, int column) const
 {
     switch (column) {
-    case DecodesCol: return QString::number(r.decodes);
-    case ChildWallCol: return fmt::secondsFromNs(r.child_wall_ns);
-    case WindowCol: return fmt::secondsFromNs(r.window_ns);
-    case IdleBeforeCol: return c ? bracketText(c->idle_before) : QStringLiteral("–");
-    case IdleAfterCol: return c ? bracketText(c->idle_after) : QStringLiteral("–");
-    case BusyCol: return c ? bracketText(c->busy) : QStringLiteral("–");
+    case DecodesCol:
+        return QString::number(r.decodes);
+    case ChildWallCol:
+        return fmt::secondsFromNs(r.child_wall_ns);
+    case WindowCol:
+        return fmt::secondsFromNs(r.window_ns);
+    case IdleBeforeCol:
+        return c ? bracketText(c->idle_before) : QStringLiteral("–");
+    case IdleAfterCol:
+        return c ? bracketText(c->idle_after) : QStringLiteral("–");
+    case BusyCol:
+        return c ? bracketText(c->busy) : QStringLiteral("–");
     case MarginalCol:
         return c && c->has_marginal ? fmt::joulesFromNj(c->marginal_nj) : QStringLiteral("–");
     case JPerDecodeCol: {
         const auto j = jPerDecode(r, c);
         return j ? fmt::significant(*j, 4) : QStringLiteral("–");
     }
-    case RatioCol: return c && c->ratio ? fmt::significant(*c->ratio, 3) : QStringLiteral("–");
-    case VerdictCol: return verdictStyle(c ? c->verdict : std::nullopt).text;
+    case RatioCol:
+        return c && c->ratio ? fmt::significant(*c->ratio, 3) : QStringLiteral("–");
+    case VerdictCol:
+        return verdictStyle(c ? c->verdict : std::nullopt).text;
     }
     return {};
 }
@@ -141,19 +146,28 @@ QVariant RoundsModel::raw(const Round& r, const CounterRound* c, int column) con
 {
     auto mean = [](const std::optional<Bracket>& b) { return b ? QVariant(b->mean_w) : QVariant(); };
     switch (column) {
-    case DecodesCol: return qlonglong(r.decodes);
-    case ChildWallCol: return double(r.child_wall_ns) / 1e9;
-    case WindowCol: return double(r.window_ns) / 1e9;
-    case IdleBeforeCol: return c ? mean(c->idle_before) : QVariant();
-    case IdleAfterCol: return c ? mean(c->idle_after) : QVariant();
-    case BusyCol: return c ? mean(c->busy) : QVariant();
-    case MarginalCol: return c && c->has_marginal ? QVariant(c->marginal_nj / 1e9) : QVariant();
+    case DecodesCol:
+        return qlonglong(r.decodes);
+    case ChildWallCol:
+        return double(r.child_wall_ns) / 1e9;
+    case WindowCol:
+        return double(r.window_ns) / 1e9;
+    case IdleBeforeCol:
+        return c ? mean(c->idle_before) : QVariant();
+    case IdleAfterCol:
+        return c ? mean(c->idle_after) : QVariant();
+    case BusyCol:
+        return c ? mean(c->busy) : QVariant();
+    case MarginalCol:
+        return c && c->has_marginal ? QVariant(c->marginal_nj / 1e9) : QVariant();
     case JPerDecodeCol: {
         const auto j = jPerDecode(r, c);
         return j ? QVariant(*j) : QVariant();
     }
-    case RatioCol: return c && c->ratio ? QVariant(*c->ratio) : QVariant();
-    case VerdictCol: return c && c->verdict ? QString::fromStdString(*c->verdict) : QString();
+    case RatioCol:
+        return c && c->ratio ? QVariant(*c->ratio) : QVariant();
+    case VerdictCol:
+        return c && c->verdict ? QString::fromStdString(*c->verdict) : QString();
     }
     return {};
 }
@@ -161,23 +175,30 @@ QVariant RoundsModel::raw(const Round& r, const CounterRound* c, int column) con
 QString RoundsModel::tooltip(const Round& r, const CounterRound* c, int column) const
 {
     switch (column) {
-    case ChildWallCol: return QStringLiteral("The child's own timing of the round (done line)");
-    case WindowCol: return QStringLiteral("From 'go' sent to 'done' read: the busy window");
-    case IdleBeforeCol: return c ? bracketTip("idle before", c->idle_before) : QString();
-    case IdleAfterCol: return c ? bracketTip("idle after", c->idle_after) : QString();
-    case BusyCol: return c ? bracketTip("busy", c->busy) : QString();
+    case ChildWallCol:
+        return QStringLiteral("The child's own timing of the round (done line)");
+    case WindowCol:
+        return QStringLiteral("From 'go' sent to 'done' read: the busy window");
+    case IdleBeforeCol:
+        return c ? bracketTip("idle before", c->idle_before) : QString();
+    case IdleAfterCol:
+        return c ? bracketTip("idle after", c->idle_after) : QString();
+    case BusyCol:
+        return c ? bracketTip("busy", c->busy) : QString();
     case MarginalCol:
         if (!c)
             return {};
         return QStringLiteral("window %1 J over %2 s minus the idle power (mean of the brackets) "
                               "times that span")
             .arg(fmt::joulesFromNj(double(c->window_nj)), fmt::secondsFromNs(c->covered_ns));
-    case JPerDecodeCol: return QStringLiteral("marginal J / %1 decodes").arg(r.decodes);
+    case JPerDecodeCol:
+        return QStringLiteral("marginal J / %1 decodes").arg(r.decodes);
     case RatioCol:
     case VerdictCol:
         return verdictTooltip(c ? c->verdict : std::nullopt, c ? c->ratio : std::nullopt);
     default:
-        return r.child_note ? QStringLiteral("child note: ") + QString::fromStdString(*r.child_note) : QString();
+        return r.child_note ? QStringLiteral("child note: ") + QString::fromStdString(*r.child_note)
+                            : QString();
     }
 }
 
@@ -190,17 +211,28 @@ QVariant RoundsModel::headerData(int section, Qt::Orientation o, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case RoundCol: return QStringLiteral("Round");
-    case DecodesCol: return QStringLiteral("Decodes");
-    case ChildWallCol: return QStringLiteral("Child wall s");
-    case WindowCol: return QStringLiteral("Window s");
-    case IdleBeforeCol: return QStringLiteral("Idle before W");
-    case IdleAfterCol: return QStringLiteral("Idle after W");
-    case BusyCol: return QStringLiteral("Busy W");
-    case MarginalCol: return QStringLiteral("Marginal J");
-    case JPerDecodeCol: return QStringLiteral("J / decode");
-    case RatioCol: return QStringLiteral("Ratio");
-    case VerdictCol: return QStringLiteral("Verdict");
+    case RoundCol:
+        return QStringLiteral("Round");
+    case DecodesCol:
+        return QStringLiteral("Decodes");
+    case ChildWallCol:
+        return QStringLiteral("Child wall s");
+    case WindowCol:
+        return QStringLiteral("Window s");
+    case IdleBeforeCol:
+        return QStringLiteral("Idle before W");
+    case IdleAfterCol:
+        return QStringLiteral("Idle after W");
+    case BusyCol:
+        return QStringLiteral("Busy W");
+    case MarginalCol:
+        return QStringLiteral("Marginal J");
+    case JPerDecodeCol:
+        return QStringLiteral("J / decode");
+    case RatioCol:
+        return QStringLiteral("Ratio");
+    case VerdictCol:
+        return QStringLiteral("Verdict");
     }
     return {};
 }

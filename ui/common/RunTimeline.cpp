@@ -111,7 +111,8 @@ std::vector<ChartShade> RunTimeline::shades(const std::string& spec, std::int64_
                 c.color.setAlpha(cr->verdict ? 55 : 110);  // grey "no verdict" must not pass for idle
                 c.label += QStringLiteral(": ") + vs.text;
                 if (cr->ratio)
-                    c.label += QStringLiteral(" (ratio ") + fmt::significant(*cr->ratio, 3) + QLatin1Char(')');
+                    c.label += QStringLiteral(" (ratio ") + fmt::significant(*cr->ratio, 3) +
+                        QLatin1Char(')');
                 if (cr->idle_before && cr->idle_after)
                     c.baseline_w = (cr->idle_before->mean_w + cr->idle_after->mean_w) / 2.0;
             }
@@ -133,8 +134,8 @@ std::optional<Bracket> RunTimeline::idleFigure(const std::string& spec, int foll
     return std::nullopt;
 }
 
-std::vector<ChartBand> RunTimeline::bands(const std::string& spec, std::int64_t origin_ns, std::int64_t newest_ns,
-                                          const BracketFn& compute) const
+std::vector<ChartBand> RunTimeline::bands(const std::string& spec, std::int64_t origin_ns,
+                                          std::int64_t newest_ns, const BracketFn& compute) const
 {
     std::vector<ChartBand> out;
     for (const TimelineSpan& s : spans_) {

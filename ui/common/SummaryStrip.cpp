@@ -20,8 +20,7 @@ QString badge(const std::optional<std::string>& verdict, int count)
 
 }  // namespace
 
-SummaryStrip::SummaryStrip(QWidget* parent)
-    : QLabel(parent)
+SummaryStrip::SummaryStrip(QWidget* parent) : QLabel(parent)
 {
     setTextFormat(Qt::RichText);
     setWordWrap(true);
@@ -40,9 +39,11 @@ QString SummaryStrip::describe(const QString& counter, const CounterSummary& s, 
         head += QStringLiteral("median <b>%1 J per decode</b>").arg(fmt::significant(med, 4));
         if (s.min_j_per_decode && s.max_j_per_decode && s.rounds > 1) {
             const double lo = *s.min_j_per_decode, hi = *s.max_j_per_decode;
-            QString spread = QStringLiteral(" (range %1 – %2").arg(fmt::significant(lo, 4), fmt::significant(hi, 4));
+            QString spread =
+                QStringLiteral(" (range %1 – %2").arg(fmt::significant(lo, 4), fmt::significant(hi, 4));
             if (med != 0)
-                spread += QStringLiteral(", ±%1 %").arg(fmt::significant((hi - lo) / 2.0 / std::fabs(med) * 100.0, 2));
+                spread += QStringLiteral(", ±%1 %").arg(
+                    fmt::significant((hi - lo) / 2.0 / std::fabs(med) * 100.0, 2));
             head += spread + QLatin1Char(')');
         }
         head += QStringLiteral(" over %1 of %2 rounds").arg(s.rounds).arg(totalRounds);
@@ -52,10 +53,8 @@ QString SummaryStrip::describe(const QString& counter, const CounterSummary& s, 
     }
     parts << head;
     QStringList badges;
-    const std::pair<const char*, int> counts[] = {{"clean", s.clean},
-                                                  {"relative-only", s.relative_only},
-                                                  {"noisy", s.noisy},
-                                                  {"unusable", s.unusable}};
+    const std::pair<const char*, int> counts[] = {
+        {"clean", s.clean}, {"relative-only", s.relative_only}, {"noisy", s.noisy}, {"unusable", s.unusable}};
     for (const auto& [name, n] : counts)
         if (n > 0)
             badges << badge(std::string(name), n);

@@ -18,10 +18,8 @@ std::optional<std::string> verdictAt(const QModelIndex& index, int role)
 }  // namespace
 
 VerdictDelegate::VerdictDelegate(int verdictRole, QObject* parent)
-    : QStyledItemDelegate(parent)
-    , role_(verdictRole)
-{
-}
+    : QStyledItemDelegate(parent), role_(verdictRole)
+{}
 
 void VerdictDelegate::paint(QPainter* p, const QStyleOptionViewItem& opt, const QModelIndex& index) const
 {

@@ -26,7 +26,8 @@ QString verdictTooltip(const std::optional<std::string>& verdict, std::optional<
 {
     QString head;
     if (ratio)
-        head = QStringLiteral("ratio %1 → %2\n\n").arg(fmt::significant(*ratio, 3), verdictStyle(verdict).text);
+        head =
+            QStringLiteral("ratio %1 → %2\n\n").arg(fmt::significant(*ratio, 3), verdictStyle(verdict).text);
     else
         head = QStringLiteral("No ratio: an idle or busy bracket had fewer than two intervals, or the "
                               "idle standard deviation was 0.\n\n");

@@ -6,10 +6,7 @@
 
 namespace jb {
 
-CounterModel::CounterModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+CounterModel::CounterModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void CounterModel::setCounters(std::vector<CounterStatus> list)
 {
@@ -110,8 +107,9 @@ QVariant CounterModel::data(const QModelIndex& index, int role) const
 
 bool CounterModel::setData(const QModelIndex& index, const QVariant& value, int role)
 {
-    if (role != Qt::CheckStateRole || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)
-        || index.column() != CounterCol || !list_[std::size_t(index.row())].available)
+    if (role != Qt::CheckStateRole ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
+        index.column() != CounterCol || !list_[std::size_t(index.row())].available)
         return false;
     const bool on = value.value<Qt::CheckState>() == Qt::Checked || value.toInt() == Qt::Checked;
     if (checked_[std::size_t(index.row())] == on)

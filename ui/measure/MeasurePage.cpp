@@ -23,12 +23,12 @@
 namespace jb {
 
 MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
-    : QWidget(parent)
-    , form_(new RunForm(std::move(options), this))
-    , view_(new RecordView(this))
-    , status_(new StatusLine(this))
-    , controller_(new RunController(this))
-    , banner_(new QLabel(this))
+    : QWidget(parent),
+      form_(new RunForm(std::move(options), this)),
+      view_(new RecordView(this)),
+      status_(new StatusLine(this)),
+      controller_(new RunController(this)),
+      banner_(new QLabel(this))
 {
     banner_->setObjectName(QStringLiteral("banner"));
     banner_->setWordWrap(true);
@@ -85,10 +85,11 @@ const Record& MeasurePage::record() const
 void MeasurePage::setBanner(const QString& text, bool error)
 {
     banner_->setText(text);
-    banner_->setStyleSheet(error ? QStringLiteral("QLabel { background: #ffebee; color: #b71c1c; border: 1px solid #ef9a9a;"
-                                                  " border-radius: 4px; padding: 6px; }")
-                                 : QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; border: 1px solid #90caf9;"
-                                                  " border-radius: 4px; padding: 6px; }"));
+    banner_->setStyleSheet(
+        error ? QStringLiteral("QLabel { background: #ffebee; color: #b71c1c; border: 1px solid #ef9a9a;"
+                               " border-radius: 4px; padding: 6px; }")
+              : QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; border: 1px solid #90caf9;"
+                               " border-radius: 4px; padding: 6px; }"));
     banner_->setVisible(!text.isEmpty());
 }
 
@@ -188,9 +189,12 @@ void MeasurePage::onPhase(const PhaseEvent& e)
     switch (e.kind) {
     case PhaseEvent::IdleStarted:
         busy_ = false;
-        phase_text_ = e.round < 0 ? tr("idle before round 1") : tr("idle after round %1 of %2").arg(e.round + 1).arg(rounds);
+        phase_text_ = e.round < 0 ? tr("idle before round 1")
+                                  : tr("idle after round %1 of %2").arg(e.round + 1).arg(rounds);
         break;
-    case PhaseEvent::IdleEnded: phase_text_ = tr("settling"); break;
+    case PhaseEvent::IdleEnded:
+        phase_text_ = tr("settling");
+        break;
     case PhaseEvent::BusyStarted:
         busy_ = true;
         busy_t0_ns_ = e.t_ns;
@@ -239,15 +243,18 @@ void MeasurePage::onFinished(const Record& r)
         phase_text_ = tr("aborted");
         QString text = tr("Run aborted: %1").arg(QString::fromStdString(r.error.value_or("no reason given")));
         text += n > 0 ? tr("\nThe %n finished round(s) are kept", nullptr, n) : tr("\nNo round finished");
-        text += saved ? tr(" and saved as an aborted record: %1").arg(path) : tr(", but could not be saved: %1").arg(QString::fromStdString(saved.error()));
+        text += saved ? tr(" and saved as an aborted record: %1").arg(path)
+                      : tr(", but could not be saved: %1").arg(QString::fromStdString(saved.error()));
         setBanner(text, true);
-        status_->setMessage(saved ? tr("Aborted record saved to %1").arg(path) : QString::fromStdString(saved.error()),
+        status_->setMessage(saved ? tr("Aborted record saved to %1").arg(path)
+                                  : QString::fromStdString(saved.error()),
                             StatusLine::Tone::Error);
     } else {
         phase_text_ = tr("complete");
         setBanner({}, false);
         status_->setMessage(saved ? tr("Run complete: %n round(s), saved to %1", nullptr, n).arg(path)
-                                  : tr("Run complete, but the record could not be saved: %1").arg(QString::fromStdString(saved.error())),
+                                  : tr("Run complete, but the record could not be saved: %1")
+                                        .arg(QString::fromStdString(saved.error())),
                             saved ? StatusLine::Tone::Good : StatusLine::Tone::Error);
     }
     updateStatus();
@@ -270,17 +277,18 @@ void MeasurePage::updateStatus()
             QStringList c;
             for (const std::string& s : r.counters)
                 c << QString::fromStdString(s);
-            status_->setCounter(c.join(QStringLiteral(", ")) + QStringLiteral(" · ") + fmt::fixed(r.sample_s * 1000.0, 0) +
-                                tr(" ms"));
+            status_->setCounter(c.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
+                                fmt::fixed(r.sample_s * 1000.0, 0) + tr(" ms"));
             std::optional<SamplerFigures> f;
             for (const auto& [spec, figs] : r.sampler)
                 if (spec == view_->counter())
                     f = figs;
             if (f)
-                status_->setFigures(tr("late p50 %1, max %2 · updates every %3")
-                                        .arg(fmt::duration(double(f->lateness_p50_ns) / 1e9),
-                                             fmt::duration(double(f->lateness_max_ns) / 1e9),
-                                             f->update_cadence_ms ? fmt::duration(*f->update_cadence_ms / 1000.0) : tr("–")));
+                status_->setFigures(
+                    tr("late p50 %1, max %2 · updates every %3")
+                        .arg(fmt::duration(double(f->lateness_p50_ns) / 1e9),
+                             fmt::duration(double(f->lateness_max_ns) / 1e9),
+                             f->update_cadence_ms ? fmt::duration(*f->update_cadence_ms / 1000.0) : tr("–")));
             else
                 status_->setFigures(QString());
         }
@@ -294,10 +302,12 @@ void MeasurePage::updateStatus()
         if (spec != view_->counter())
             continue;
         LiveSamplerFigures f;
-        store->read([&](const std::vector<Interval>& v) { f = liveFigures(v, std::int64_t(p.sample_ms * 1e6)); });
+        store->read(
+            [&](const std::vector<Interval>& v) { f = liveFigures(v, std::int64_t(p.sample_ms * 1e6)); });
         if (f.lateness_p50_ms)
             status_->setFigures(tr("late p50 %1, max %2 · updates every %3")
-                                    .arg(fmt::duration(*f.lateness_p50_ms / 1000.0), fmt::duration(*f.lateness_max_ms / 1000.0),
+                                    .arg(fmt::duration(*f.lateness_p50_ms / 1000.0),
+                                         fmt::duration(*f.lateness_max_ms / 1000.0),
                                          f.cadence_ms ? fmt::duration(*f.cadence_ms / 1000.0) : tr("–")));
     }
     // Progress over the whole plan: the busy time of a round is estimated from those done

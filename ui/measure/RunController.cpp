@@ -4,8 +4,7 @@
 
 namespace jb {
 
-RunController::RunController(QObject* parent)
-    : QObject(parent)
+RunController::RunController(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();
@@ -15,10 +14,13 @@ RunController::RunController(QObject* parent)
 RunController::~RunController()
 {
     if (running_ && session_)
-        QMetaObject::invokeMethod(session_, [s = session_] {
-            if (s)
-                s->abort(QStringLiteral("the dashboard was closed"));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            session_,
+            [s = session_] {
+                if (s)
+                    s->abort(QStringLiteral("the dashboard was closed"));
+            },
+            Qt::QueuedConnection);
     shutDownThread(true);
 }
 
@@ -40,11 +42,14 @@ Status RunController::start(const Plan& plan)
     Session* session = nullptr;
     auto* anchor = new QObject;
     anchor->moveToThread(thread_);
-    QMetaObject::invokeMethod(anchor, [&session, plan, anchor] {
-        session = new Session(plan);
-        session->setForwardChildStderr(false);  // the GUI shows the tail in its messages
-        anchor->deleteLater();  // on its own thread
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        anchor,
+        [&session, plan, anchor] {
+            session = new Session(plan);
+            session->setForwardChildStderr(false);  // the GUI shows the tail in its messages
+            anchor->deleteLater();                  // on its own thread
+        },
+        Qt::BlockingQueuedConnection);
     session_ = session;
     connect(thread_, &QThread::finished, session, &QObject::deleteLater);
 
@@ -74,10 +79,13 @@ void RunController::stop()
 void RunController::abort(const QString& reason)
 {
     if (running_ && session_)
-        QMetaObject::invokeMethod(session_, [s = session_, reason] {
-            if (s)
-                s->abort(reason);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            session_,
+            [s = session_, reason] {
+                if (s)
+                    s->abort(reason);
+            },
+            Qt::QueuedConnection);
 }
 
 void RunController::onFinished(const Record& r)

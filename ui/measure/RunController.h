@@ -20,8 +20,8 @@ public:
 
     // Checks the plan (the message names the field) and starts the session.
     Status start(const Plan& plan);
-    void stop();                          // the session's stop(): an aborted record follows
-    void abort(const QString& reason);    // the same with the caller's reason
+    void stop();                        // the session's stop(): an aborted record follows
+    void abort(const QString& reason);  // the same with the caller's reason
     bool running() const { return running_; }
     const Plan& plan() const { return plan_; }
     // The session's whole-device stores, from started() on.

@@ -55,7 +55,8 @@ QString RunForm::joinCommand(const std::vector<std::string>& argv)
     QStringList out;
     for (const std::string& a : argv) {
         QString s = QString::fromStdString(a);
-        if (s.isEmpty() || s.contains(QLatin1Char(' ')) || s.contains(QLatin1Char('\t')) || s.contains(QLatin1Char('"'))) {
+        if (s.isEmpty() || s.contains(QLatin1Char(' ')) || s.contains(QLatin1Char('\t')) ||
+            s.contains(QLatin1Char('"'))) {
             s.replace(QStringLiteral("\""), QStringLiteral("\"\"\""));
             s = QLatin1Char('"') + s + QLatin1Char('"');
         }
@@ -82,24 +83,24 @@ Plan RunForm::firstStartPlan(const CounterOptions& options, const QString& appDi
 }
 
 RunForm::RunForm(CounterOptions options, QWidget* parent)
-    : QWidget(parent)
-    , options_(std::move(options))
-    , command_(new QLineEdit(this))
-    , workdir_(new QLineEdit(this))
-    , label_(new QLineEdit(this))
-    , rounds_(new QSpinBox(this))
-    , k_(new QSpinBox(this))
-    , idle_(new QDoubleSpinBox(this))
-    , sample_(new QDoubleSpinBox(this))
-    , counters_(new CounterModel(this))
-    , counterView_(new QTableView(this))
-    , counterDetail_(new QLabel(this))
-    , simNote_(new QLabel(this))
-    , meta_(new QPlainTextEdit(this))
-    , metaStatus_(new QLabel(this))
-    , problemLabel_(new QLabel(this))
-    , start_(new QPushButton(tr("Start"), this))
-    , stop_(new QPushButton(tr("Stop"), this))
+    : QWidget(parent),
+      options_(std::move(options)),
+      command_(new QLineEdit(this)),
+      workdir_(new QLineEdit(this)),
+      label_(new QLineEdit(this)),
+      rounds_(new QSpinBox(this)),
+      k_(new QSpinBox(this)),
+      idle_(new QDoubleSpinBox(this)),
+      sample_(new QDoubleSpinBox(this)),
+      counters_(new CounterModel(this)),
+      counterView_(new QTableView(this)),
+      counterDetail_(new QLabel(this)),
+      simNote_(new QLabel(this)),
+      meta_(new QPlainTextEdit(this)),
+      metaStatus_(new QLabel(this)),
+      problemLabel_(new QLabel(this)),
+      start_(new QPushButton(tr("Start"), this)),
+      stop_(new QPushButton(tr("Stop"), this))
 {
     command_->setObjectName(QStringLiteral("commandEdit"));
     command_->setPlaceholderText(tr("program and arguments, e.g. ./decoder serve --jobs 4"));
@@ -130,8 +131,10 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     counterView_->setModel(counters_);
     counterView_->verticalHeader()->hide();
     counterView_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    counterView_->horizontalHeader()->setSectionResizeMode(CounterModel::CounterCol, QHeaderView::ResizeToContents);
-    counterView_->horizontalHeader()->setSectionResizeMode(CounterModel::AvailabilityCol, QHeaderView::Stretch);
+    counterView_->horizontalHeader()->setSectionResizeMode(CounterModel::CounterCol,
+                                                           QHeaderView::ResizeToContents);
+    counterView_->horizontalHeader()->setSectionResizeMode(CounterModel::AvailabilityCol,
+                                                           QHeaderView::Stretch);
     // One line per counter (elided); the full reason and fix of the row under the pointer or
     // last clicked is spelled out below the list.
     counterView_->setWordWrap(false);
@@ -147,27 +150,31 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     counterDetail_->setTextFormat(Qt::RichText);
     counterDetail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     counterDetail_->setStyleSheet(QStringLiteral("QLabel { color: palette(dark); }"));
-    connect(counterView_, &QTableView::entered, this, [this](const QModelIndex& i) { showCounterDetail(i.row()); });
+    connect(counterView_, &QTableView::entered, this,
+            [this](const QModelIndex& i) { showCounterDetail(i.row()); });
     connect(counterView_, &QTableView::clicked, this, [this](const QModelIndex& i) {
         showCounterDetail(i.row());
         // A click anywhere on an available counter's row toggles it.
         const QModelIndex c = counters_->index(i.row(), CounterModel::CounterCol);
         if (i.column() != CounterModel::CounterCol && (counters_->flags(c) & Qt::ItemIsUserCheckable))
-            counters_->setData(c, c.data(Qt::CheckStateRole).toInt() == Qt::Checked ? Qt::Unchecked : Qt::Checked,
-                               Qt::CheckStateRole);
+            counters_->setData(
+                c, c.data(Qt::CheckStateRole).toInt() == Qt::Checked ? Qt::Unchecked : Qt::Checked,
+                Qt::CheckStateRole);
     });
 
     simNote_->setObjectName(QStringLiteral("simNote"));
     simNote_->setWordWrap(true);
     simNote_->setTextFormat(Qt::PlainText);
-    simNote_->setStyleSheet(QStringLiteral("QLabel { background: #fff3e0; color: #6d4c00; border: 1px solid #ffcc80;"
-                                           " border-radius: 4px; padding: 6px; }"));
+    simNote_->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff3e0; color: #6d4c00; border: 1px solid #ffcc80;"
+                       " border-radius: 4px; padding: 6px; }"));
 
     meta_->setObjectName(QStringLiteral("metaEdit"));
     meta_->setPlaceholderText(tr("{\"codec\": \"demo\", \"quality\": 3}"));
     meta_->setTabChangesFocus(true);
     meta_->setFixedHeight(meta_->fontMetrics().lineSpacing() * 3 + 14);
-    meta_->setToolTip(tr("Anything about the run worth keeping, as a JSON object; it goes into the record as 'meta'"));
+    meta_->setToolTip(
+        tr("Anything about the run worth keeping, as a JSON object; it goes into the record as 'meta'"));
     metaStatus_->setObjectName(QStringLiteral("metaStatus"));
     metaStatus_->setWordWrap(true);
     problemLabel_->setObjectName(QStringLiteral("problemLabel"));
@@ -409,10 +416,11 @@ void RunForm::showCounterDetail(int row)
     const CounterStatus& c = counters_->counters()[std::size_t(row)];
     const QString spec = QString::fromStdString(c.spec).toHtmlEscaped();
     if (c.available)
-        counterDetail_->setText(tr("<b>%1</b>: %2").arg(spec, QString::fromStdString(c.description).toHtmlEscaped()));
+        counterDetail_->setText(
+            tr("<b>%1</b>: %2").arg(spec, QString::fromStdString(c.description).toHtmlEscaped()));
     else
-        counterDetail_->setText(tr("<b>%1</b> is unavailable: %2")
-                                    .arg(spec, QString::fromStdString(c.reason).toHtmlEscaped()));
+        counterDetail_->setText(
+            tr("<b>%1</b> is unavailable: %2").arg(spec, QString::fromStdString(c.reason).toHtmlEscaped()));
 }
 
 void RunForm::validate()
@@ -449,7 +457,8 @@ void RunForm::browseProgram()
 
 void RunForm::browseFolder()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose the child's working folder"), workdir_->text());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose the child's working folder"),
+                                                          workdir_->text());
     if (!dir.isEmpty())
         workdir_->setText(dir);
 }

@@ -9,19 +9,20 @@
 namespace jb {
 
 StatusLine::StatusLine(QWidget* parent)
-    : QWidget(parent)
-    , counter_(new QLabel(this))
-    , figures_(new QLabel(this))
-    , phase_(new QLabel(this))
-    , progress_(new QProgressBar(this))
-    , time_(new QLabel(this))
-    , message_(new QLabel(this))
+    : QWidget(parent),
+      counter_(new QLabel(this)),
+      figures_(new QLabel(this)),
+      phase_(new QLabel(this)),
+      progress_(new QProgressBar(this)),
+      time_(new QLabel(this)),
+      message_(new QLabel(this))
 {
     setObjectName(QStringLiteral("statusLine"));
     counter_->setObjectName(QStringLiteral("statusCounter"));
     figures_->setObjectName(QStringLiteral("statusFigures"));
-    figures_->setToolTip(tr("Lateness: how long after its deadline each read came (reads are due every period "
-                            "from the first). Updates: how often the counter's value was seen to change."));
+    figures_->setToolTip(
+        tr("Lateness: how long after its deadline each read came (reads are due every period "
+           "from the first). Updates: how often the counter's value was seen to change."));
     phase_->setObjectName(QStringLiteral("statusPhase"));
     progress_->setObjectName(QStringLiteral("statusProgress"));
     progress_->setRange(0, 1000);
@@ -31,7 +32,8 @@ StatusLine::StatusLine(QWidget* parent)
     time_->setObjectName(QStringLiteral("statusTime"));
     message_->setObjectName(QStringLiteral("statusMessage"));
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    message_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // long paths must not widen the window
+    message_->setSizePolicy(QSizePolicy::Ignored,
+                            QSizePolicy::Preferred);  // long paths must not widen the window
     for (QLabel* l : {counter_, figures_, phase_, time_})
         l->setTextFormat(Qt::PlainText);
 
@@ -83,9 +85,15 @@ void StatusLine::setMessage(const QString& text, Tone tone)
     message_->setText(text);
     message_->setToolTip(text);
     switch (tone) {
-    case Tone::Info: message_->setStyleSheet(QString()); break;
-    case Tone::Good: message_->setStyleSheet(QStringLiteral("color: #2e7d32;")); break;
-    case Tone::Error: message_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;")); break;
+    case Tone::Info:
+        message_->setStyleSheet(QString());
+        break;
+    case Tone::Good:
+        message_->setStyleSheet(QStringLiteral("color: #2e7d32;"));
+        break;
+    case Tone::Error:
+        message_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+        break;
     }
 }
 
