@@ -103,6 +103,7 @@ private slots:
     void savedRecordMatchesTheCli();
     void stopMidRoundKeepsTheRoundsDone();
     void closingTheWindowAsksStopsAndSaves();
+    void destroyingThePageMidRunEndsTheChild();
 
 private:
     struct Run {
@@ -341,6 +342,19 @@ void TestMeasurePage::closingTheWindowAsksStopsAndSaves()
     QVERIFY(r.isAborted());
     QVERIFY(QString::fromStdString(r.error.value_or("")).contains(QStringLiteral("window was closed")));
     QVERIFY(QFileInfo::exists(finished[0][1].toString()));
+}
+
+void TestMeasurePage::destroyingThePageMidRunEndsTheChild()
+{
+    auto page = std::make_unique<jb::MeasurePage>();
+    const QString marker = dir_.filePath(QStringLiteral("destroy.flag"));
+    page->form()->applyPlan(smallPlan(3, 400, marker));
+    QSignalSpy phases(page->controller(), &jb::RunController::phase);
+    page->start();
+    QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);
+    QVERIFY(childAlive(marker));
+    page.reset();  // the backend thread is ended and the session with it
+    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);
 }
 
 QTEST_MAIN(TestMeasurePage)

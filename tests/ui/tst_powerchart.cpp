@@ -221,6 +221,18 @@ void TestPowerChart::wheelDragAndDoubleClick()
     // A double-click goes back to the whole run, following.
     QTest::mouseDClick(vp, Qt::LeftButton, Qt::NoModifier, mid);
     QVERIFY(chart_->following());
+    chart_->redraw();
+    // A left-button drag (rubber band) zooms to the span dragged over.
+    QTest::mousePress(vp, Qt::LeftButton, Qt::NoModifier, mid - QPoint(150, 0));
+    QMouseEvent band(QEvent::MouseMove, QPointF(mid + QPoint(150, 0)),
+                     vp->mapToGlobal(QPointF(mid + QPoint(150, 0))), Qt::NoButton, Qt::LeftButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(vp, &band);
+    QTest::mouseRelease(vp, Qt::LeftButton, Qt::NoModifier, mid + QPoint(150, 0));
+    QVERIFY(!chart_->following());
+    const auto [c, e] = chart_->visibleRange();
+    QVERIFY2(c > 10.0 && e < 90.0 && e - c > 20.0 && e - c < 60.0,
+             qPrintable(QStringLiteral("%1..%2").arg(c).arg(e)));
 }
 
 void TestPowerChart::exportsPngAndSvg()
