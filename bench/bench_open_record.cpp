@@ -69,14 +69,16 @@ int main(int argc, char** argv)
     const QString path = dir.filePath(QStringLiteral("million.json"));
     {
         QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size())) {
+        if (!f.open(QIODevice::WriteOnly) ||
+            f.write(text.data(), qint64(text.size())) != qint64(text.size())) {
             std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
             return 2;
         }
     }
     const std::size_t n = r.samples.front().second.size();
-    std::printf("record: %zu samples, %zu rounds, %.1f MB (made in %.0f ms, written by jb::dumpRecord in %.0f ms)\n", n,
-                r.rounds.size(), double(text.size()) / 1048576.0, make_ms, dump_ms);
+    std::printf(
+        "record: %zu samples, %zu rounds, %.1f MB (made in %.0f ms, written by jb::dumpRecord in %.0f ms)\n",
+        n, r.rounds.size(), double(text.size()) / 1048576.0, make_ms, dump_ms);
 
     t.restart();
     const auto core = loadRecord(path.toStdString());
@@ -90,7 +92,9 @@ int main(int argc, char** argv)
     std::vector<double> totals, reads, verifies, shows, draws;
     for (int k = 0; k < repeat; ++k) {
         InspectorPage page;
-        page.showError = [](const QString&, const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); };
+        page.showError = [](const QString&, const QString& m) {
+            std::fprintf(stderr, "%s\n", qPrintable(m));
+        };
         page.resize(1400, 860);
         page.show();
         app.processEvents();
@@ -124,16 +128,19 @@ int main(int argc, char** argv)
         verifies.push_back(tab->loaded()->verify_ms);
         shows.push_back(shown_ms);
         draws.push_back(draw_ms);
-        std::printf("run %d: open -> drawn %.0f ms (tab made in %.0f ms; read+parse %.0f ms on the worker%s, verify %.0f ms, "
-                    "tab shown at %.0f ms, first redraw + paint %.0f ms, %d chart points)\n",
-                    k + 1, all_ms, started_ms, tab->loaded()->read_ms, tab->loaded()->fast_samples ? ", samples scanner" : "",
-                    tab->loaded()->verify_ms, shown_ms, draw_ms, tab->recordView()->chart()->pointCount());
+        std::printf(
+            "run %d: open -> drawn %.0f ms (tab made in %.0f ms; read+parse %.0f ms on the worker%s, verify %.0f ms, "
+            "tab shown at %.0f ms, first redraw + paint %.0f ms, %d chart points)\n",
+            k + 1, all_ms, started_ms, tab->loaded()->read_ms,
+            tab->loaded()->fast_samples ? ", samples scanner" : "", tab->loaded()->verify_ms, shown_ms,
+            draw_ms, tab->recordView()->chart()->pointCount());
         if (shot.isNull())
             return 1;
     }
     const double med = median(totals);
-    std::printf("median of %d: open -> drawn %.0f ms (read %.0f, verify %.0f, shown %.0f, draw %.0f); budget 1000 ms: %s\n",
-                repeat, med, median(reads), median(verifies), median(shows), median(draws),
-                med < 1000 ? "met" : "OVER");
+    std::printf(
+        "median of %d: open -> drawn %.0f ms (read %.0f, verify %.0f, shown %.0f, draw %.0f); budget 1000 ms: %s\n",
+        repeat, med, median(reads), median(verifies), median(shows), median(draws),
+        med < 1000 ? "met" : "OVER");
     return 0;
 }

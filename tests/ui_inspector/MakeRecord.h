@@ -75,7 +75,7 @@ inline jb::Record makeRecord(const RunShape& shape)
         for (std::size_t v = w; v < windows.size() && windows[v][0] < t1; ++v)
             busy_ns += std::min(t1, windows[v][1]) - std::max(t0, windows[v][0]);
         const double p = shape.idle_w + (shape.busy_w - shape.idle_w) * double(busy_ns) / double(t1 - t0) +
-                         (rng.next01() - 0.5) * 2.0 * shape.noise_w;
+            (rng.next01() - 0.5) * 2.0 * shape.noise_w;
         reads.push_back(t1);
         energy_nj.push_back(energy_nj.back() + p * double(t1 - t0));
     }
@@ -83,13 +83,15 @@ inline jb::Record makeRecord(const RunShape& shape)
     std::vector<std::int64_t> shown(reads.size());
     std::size_t j = 0;
     for (std::size_t k = 0; k < reads.size(); ++k) {
-        const std::int64_t tick =
-            shape.cadence_ns > 0 ? origin + (reads[k] - origin) / shape.cadence_ns * shape.cadence_ns : reads[k];
+        const std::int64_t tick = shape.cadence_ns > 0
+            ? origin + (reads[k] - origin) / shape.cadence_ns * shape.cadence_ns
+            : reads[k];
         while (j + 1 < reads.size() && reads[j + 1] <= tick)
             ++j;
         double e = energy_nj[j];
         if (j + 1 < reads.size() && tick > reads[j])
-            e += (energy_nj[j + 1] - energy_nj[j]) * double(tick - reads[j]) / double(reads[j + 1] - reads[j]);
+            e += (energy_nj[j + 1] - energy_nj[j]) * double(tick - reads[j]) /
+                double(reads[j + 1] - reads[j]);
         shown[k] = std::int64_t(e / 1000.0) * 1000;
     }
     std::vector<jb::Interval> iv;

@@ -21,7 +21,7 @@ private slots:
         QTest::addColumn<int>("intervals");      // <0: no busy bracket
         QTest::addColumn<int>("advanced");
         QTest::addColumn<Basis>("basis");
-        QTest::addColumn<double>("updates");     // <0: none
+        QTest::addColumn<double>("updates");  // <0: none
         QTest::addColumn<bool>("lowerBound");
         QTest::addColumn<bool>("coarse");
         QTest::addColumn<QString>("text");
@@ -34,50 +34,54 @@ private slots:
             << 800 * ms << 1.0 << 0.1 << 7 << 7 << Basis::Cadence << 800.0 << false << false << QString();
         QTest::newRow("cadence of 0.7 periods is still the sampler's")
             << 800 * ms << 70.0 << 0.1 << 7 << 7 << Basis::SamplerBound << 8.0 << true << false << QString();
-        QTest::newRow("changed at every 100 ms read") << 800 * ms << 100.0 << 0.1 << 7 << 7 << Basis::SamplerBound << 8.0
-                                                      << true << false
-                                                      << QStringLiteral("at least 8 updates in the window (the counter "
-                                                                        "changed at every read, every 100 ms; it may "
-                                                                        "update faster)");
+        QTest::newRow("changed at every 100 ms read")
+            << 800 * ms << 100.0 << 0.1 << 7 << 7 << Basis::SamplerBound << 8.0 << true << false
+            << QStringLiteral("at least 8 updates in the window (the counter "
+                              "changed at every read, every 100 ms; it may "
+                              "update faster)");
         QTest::newRow("cadence 1.4 periods is still the sampler's")
             << 800 * ms << 140.0 << 0.1 << 7 << 5 << Basis::SamplerBound << 8.0 << true << false << QString();
-        QTest::newRow("coarse 250 ms counter") << 800 * ms << 250.0 << 0.01 << 79 << 4 << Basis::Cadence << 3.2 << false
-                                               << true
-                                               << QStringLiteral("coarse counter: 3.2 updates in the window (it "
-                                                                 "changes every 250 ms)");
+        QTest::newRow("coarse 250 ms counter")
+            << 800 * ms << 250.0 << 0.01 << 79 << 4 << Basis::Cadence << 3.2 << false << true
+            << QStringLiteral("coarse counter: 3.2 updates in the window (it "
+                              "changes every 250 ms)");
         QTest::newRow("9.96 updates is coarse, shown as 9.9")
             << 996 * ms << 100.0 << 0.01 << 99 << 10 << Basis::Cadence << 9.96 << false << true
             << QStringLiteral("coarse counter: 9.9 updates in the window (it changes every 100 ms)");
-        QTest::newRow("exactly ten is enough") << 1000 * ms << 100.0 << 0.01 << 99 << 10 << Basis::Cadence << 10.0
-                                               << false << false
-                                               << QStringLiteral("≈10 updates in the window (it changes every 100 ms)");
+        QTest::newRow("exactly ten is enough")
+            << 1000 * ms << 100.0 << 0.01 << 99 << 10 << Basis::Cadence << 10.0 << false << false
+            << QStringLiteral("≈10 updates in the window (it changes every 100 ms)");
         QTest::newRow("no period known: cadence taken as is")
             << 800 * ms << 100.0 << -1.0 << -1 << 0 << Basis::Cadence << 8.0 << false << true
             << QStringLiteral("coarse counter: 8 updates in the window (it changes every 100 ms)");
-        QTest::newRow("advanced, coarse") << 800 * ms << -1.0 << 0.01 << 80 << 3 << Basis::Advanced << 3.0 << false
-                                          << true
-                                          << QStringLiteral("coarse counter: 3 updates in the window (3 of 80 "
-                                                            "sampling intervals advanced)");
-        QTest::newRow("advanced, fine enough") << 800 * ms << -1.0 << 0.01 << 80 << 40 << Basis::Advanced << 40.0
-                                               << false << false
-                                               << QStringLiteral("≈40 updates in the window (40 of 80 sampling "
-                                                                 "intervals advanced)");
-        QTest::newRow("one update") << 800 * ms << -1.0 << 0.01 << 80 << 1 << Basis::Advanced << 1.0 << false << true
-                                    << QStringLiteral("coarse counter: 1 update in the window (1 of 80 sampling "
-                                                      "intervals advanced)");
-        QTest::newRow("stuck counter") << 800 * ms << -1.0 << 0.01 << 80 << 0 << Basis::Advanced << 0.0 << false << true
-                                       << QStringLiteral("coarse counter: 0 updates in the window (0 of 80 sampling "
-                                                         "intervals advanced)");
+        QTest::newRow("advanced, coarse")
+            << 800 * ms << -1.0 << 0.01 << 80 << 3 << Basis::Advanced << 3.0 << false << true
+            << QStringLiteral("coarse counter: 3 updates in the window (3 of 80 "
+                              "sampling intervals advanced)");
+        QTest::newRow("advanced, fine enough")
+            << 800 * ms << -1.0 << 0.01 << 80 << 40 << Basis::Advanced << 40.0 << false << false
+            << QStringLiteral("≈40 updates in the window (40 of 80 sampling "
+                              "intervals advanced)");
+        QTest::newRow("one update") << 800 * ms << -1.0 << 0.01 << 80 << 1 << Basis::Advanced << 1.0 << false
+                                    << true
+                                    << QStringLiteral(
+                                           "coarse counter: 1 update in the window (1 of 80 sampling "
+                                           "intervals advanced)");
+        QTest::newRow("stuck counter")
+            << 800 * ms << -1.0 << 0.01 << 80 << 0 << Basis::Advanced << 0.0 << false << true
+            << QStringLiteral("coarse counter: 0 updates in the window (0 of 80 sampling "
+                              "intervals advanced)");
         QTest::newRow("every interval advanced: a lower bound, not coarse")
             << 800 * ms << -1.0 << 0.1 << 7 << 7 << Basis::AllAdvanced << 7.0 << true << false
             << QStringLiteral("at least 7 updates in the window (every sampling interval advanced)");
-        QTest::newRow("zero cadence is no cadence") << 800 * ms << 0.0 << 0.1 << 7 << 7 << Basis::AllAdvanced << 7.0
-                                                    << true << false << QString();
-        QTest::newRow("nothing known") << 800 * ms << -1.0 << 0.1 << -1 << 0 << Basis::Unknown << -1.0 << false << false
-                                       << QStringLiteral("counter cadence unknown: the record has no cadence and the "
-                                                         "window fewer than two samples");
-        QTest::newRow("no window") << qint64(0) << 1.0 << 0.1 << -1 << 0 << Basis::Unknown << -1.0 << false << false
-                                   << QStringLiteral("no busy window");
+        QTest::newRow("zero cadence is no cadence")
+            << 800 * ms << 0.0 << 0.1 << 7 << 7 << Basis::AllAdvanced << 7.0 << true << false << QString();
+        QTest::newRow("nothing known")
+            << 800 * ms << -1.0 << 0.1 << -1 << 0 << Basis::Unknown << -1.0 << false << false
+            << QStringLiteral("counter cadence unknown: the record has no cadence and the "
+                              "window fewer than two samples");
+        QTest::newRow("no window") << qint64(0) << 1.0 << 0.1 << -1 << 0 << Basis::Unknown << -1.0 << false
+                                   << false << QStringLiteral("no busy window");
     }
     void rule()
     {
@@ -114,7 +118,8 @@ private slots:
         if (w.coarse) {
             QVERIFY(w.text.starts_with("coarse counter: "));
             // The table's short form keeps the words.
-            QCOMPARE(QString::fromStdString(w.short_text), QString::fromStdString(w.text.substr(0, w.text.find(" ("))));
+            QCOMPARE(QString::fromStdString(w.short_text),
+                     QString::fromStdString(w.text.substr(0, w.text.find(" ("))));
         }
         QVERIFY(!w.short_text.empty());
     }

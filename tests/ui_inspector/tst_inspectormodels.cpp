@@ -63,13 +63,15 @@ private slots:
                      qPrintable(text(proxy, row, col)));
             QVERIFY(proxy.data(proxy.index(row, col), ResolutionProxyModel::CoarseRole).toBool());
             // The verdict's tooltip says it too, before the thresholds.
-            QVERIFY(text(proxy, row, RoundsModel::VerdictCol, Qt::ToolTipRole).startsWith(QStringLiteral("coarse counter")));
+            QVERIFY(text(proxy, row, RoundsModel::VerdictCol, Qt::ToolTipRole)
+                        .startsWith(QStringLiteral("coarse counter")));
             // Every other column is the rounds model's.
             for (int c = 0; c < RoundsModel::ColumnCount; ++c)
                 QCOMPARE(proxy.data(proxy.index(row, c)), rounds.data(rounds.index(row, c)));
         }
         QCOMPARE(proxy.coarseCount(), 4);
-        QCOMPARE(proxy.headerData(col, Qt::Horizontal).toString(), QStringLiteral("Counter updates in window"));
+        QCOMPARE(proxy.headerData(col, Qt::Horizontal).toString(),
+                 QStringLiteral("Counter updates in window"));
         QVERIFY(!proxy.index(0, col).parent().isValid());
         QCOMPARE(proxy.rowCount(proxy.index(0, col)), 0);
         QVERIFY(!proxy.hasChildren(proxy.index(0, col)));
@@ -104,9 +106,11 @@ private slots:
         rounds.setRounds(r.rounds);
         rounds.setCounter("rapl");
         QCOMPARE(proxy.coarseCount(), 0);
-        QVERIFY(!text(proxy, 0, RoundsModel::VerdictCol, Qt::ToolTipRole).startsWith(QStringLiteral("coarse")));
+        QVERIFY(
+            !text(proxy, 0, RoundsModel::VerdictCol, Qt::ToolTipRole).startsWith(QStringLiteral("coarse")));
         QVERIFY(text(proxy, 0, proxy.resolutionColumn()).startsWith(QStringLiteral("≥ ")));
-        QVERIFY(text(proxy, 0, proxy.resolutionColumn(), Qt::ToolTipRole).contains(QStringLiteral("updates in the window")));
+        QVERIFY(text(proxy, 0, proxy.resolutionColumn(), Qt::ToolTipRole)
+                    .contains(QStringLiteral("updates in the window")));
     }
 
     void disagreements()
@@ -114,7 +118,8 @@ private slots:
         DisagreementModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(m.rowCount(), 0);
-        m.setDisagreements({{"$.rounds[1].rapl.marginal_nj", "1.0", "2.5"}, {"$.summary.rapl.rounds", "4", "3"}});
+        m.setDisagreements(
+            {{"$.rounds[1].rapl.marginal_nj", "1.0", "2.5"}, {"$.summary.rapl.rounds", "4", "3"}});
         QCOMPARE(m.rowCount(), 2);
         QCOMPARE(m.columnCount(), 3);
         QCOMPARE(text(m, 0, DisagreementModel::PathCol), QStringLiteral("$.rounds[1].rapl.marginal_nj"));
@@ -155,9 +160,12 @@ private slots:
         QVERIFY(child(rec, QStringLiteral("Status"))->alert);
         QCOMPARE(child(rec, QStringLiteral("Why it stopped"))->value, QString::fromStdString(*r.error));
         QVERIFY(child(rec, QStringLiteral("Tool"))->value.startsWith(QStringLiteral("joulebench ")));
-        QCOMPARE(section(QStringLiteral("Child command"))->value, QStringLiteral("decoder --in 'my file.bin'"));
-        QCOMPARE(child(section(QStringLiteral("Host")), QStringLiteral("System"))->value, QStringLiteral("Linux"));
-        QCOMPARE(child(section(QStringLiteral("Meta")), QStringLiteral("codec"))->value, QStringLiteral("demo"));
+        QCOMPARE(section(QStringLiteral("Child command"))->value,
+                 QStringLiteral("decoder --in 'my file.bin'"));
+        QCOMPARE(child(section(QStringLiteral("Host")), QStringLiteral("System"))->value,
+                 QStringLiteral("Linux"));
+        QCOMPARE(child(section(QStringLiteral("Meta")), QStringLiteral("codec"))->value,
+                 QStringLiteral("demo"));
         const MetaNode* rapl = child(section(QStringLiteral("Counters")), QStringLiteral("rapl"));
         QVERIFY(rapl);
         QCOMPARE(child(child(rapl, QStringLiteral("Counter info")), QStringLiteral("zone"))->value,
@@ -166,16 +174,20 @@ private slots:
         QVERIFY(sampler && sampler->alert);
         QCOMPARE(child(sampler, QStringLiteral("Read errors"))->value, QStringLiteral("2"));
         QVERIFY(child(rapl, QStringLiteral("Raw samples"))->value.contains(QStringLiteral("intervals")));
-        QCOMPARE(child(section(QStringLiteral("Other keys")), QStringLiteral("custom"))->value, QStringLiteral("5"));
+        QCOMPARE(child(section(QStringLiteral("Other keys")), QStringLiteral("custom"))->value,
+                 QStringLiteral("5"));
 
         // The reference's record: no tool, no status, no samples, all said plainly.
         auto ref = loadRecord(std::string(JB_REFERENCE_DIR) + "/reference-record-rapl.json");
         QVERIFY(ref.ok());
         MetadataView view;
         view.setRecord(*ref, QStringLiteral("ref.json"));
-        QCOMPARE(view.valueAt(QStringLiteral("Record"), QStringLiteral("Label")), QStringLiteral("reference"));
-        QVERIFY(view.valueAt(QStringLiteral("Record"), QStringLiteral("Tool")).contains(QStringLiteral("reference")));
-        QVERIFY(view.valueAt(QStringLiteral("Child command"), {}).startsWith(QStringLiteral("python3 fakechild.py")));
+        QCOMPARE(view.valueAt(QStringLiteral("Record"), QStringLiteral("Label")),
+                 QStringLiteral("reference"));
+        QVERIFY(view.valueAt(QStringLiteral("Record"), QStringLiteral("Tool"))
+                    .contains(QStringLiteral("reference")));
+        QVERIFY(view.valueAt(QStringLiteral("Child command"), {})
+                    .startsWith(QStringLiteral("python3 fakechild.py")));
     }
 };
 

@@ -166,9 +166,11 @@ private slots:
         MetadataView* m = t->metadataView();
         QCOMPARE(m->valueAt(QStringLiteral("Record"), QStringLiteral("Label")), QStringLiteral("reference"));
         QCOMPARE(m->valueAt(QStringLiteral("Host"), QStringLiteral("Machine")), QStringLiteral("x86_64"));
-        QVERIFY(m->valueAt(QStringLiteral("Child command"), {}).contains(QStringLiteral("fakechild.py serve")));
+        QVERIFY(
+            m->valueAt(QStringLiteral("Child command"), {}).contains(QStringLiteral("fakechild.py serve")));
         QCOMPARE(m->valueAt(QStringLiteral("Meta"), QStringLiteral("codec")), QStringLiteral("demo"));
-        QCOMPARE(m->valueAt(QStringLiteral("Counters"), QStringLiteral("rapl")), QStringLiteral("whole device"));
+        QCOMPARE(m->valueAt(QStringLiteral("Counters"), QStringLiteral("rapl")),
+                 QStringLiteral("whole device"));
         // Every 100 ms read of RAPL changes it: no coarse-counter claim.
         QVERIFY(t->coarseText().isEmpty());
         // Exports that need samples say so.
@@ -221,17 +223,20 @@ private slots:
         QTest::newRow("broken JSON") << QStringLiteral("{\n \"label\": \"x\",\n \"rounds\": [\n}\n")
                                      << QStringLiteral("broken JSON at line 4, column 1");
         QTest::newRow("wrong type") << QString()  // the reference with one field spoiled, below
-                                    << QStringLiteral("$.rounds[2].rapl.busy.mean_w: expected a number, found \"abc\"");
+                                    << QStringLiteral(
+                                           "$.rounds[2].rapl.busy.mean_w: expected a number, found \"abc\"");
         QTest::newRow("empty file") << QStringLiteral("") << QStringLiteral("the file is empty");
-        QTest::newRow("not a record") << QStringLiteral("{\"name\": \"left-pad\", \"version\": \"1.0\"}")
-                                      << QStringLiteral("not a record of JouleBench or of the reference harness");
+        QTest::newRow("not a record")
+            << QStringLiteral("{\"name\": \"left-pad\", \"version\": \"1.0\"}")
+            << QStringLiteral("not a record of JouleBench or of the reference harness");
         QTest::newRow("no such file") << QStringLiteral("-") << QStringLiteral("No such file or directory");
     }
     void brokenFiles()
     {
         QFETCH(QString, content);
         QFETCH(QString, expected);
-        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
+        const QString tag =
+            QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
         QString path;
         if (content == QLatin1String("-")) {
             path = dir_.filePath(QStringLiteral("missing.json"));
@@ -289,7 +294,8 @@ private slots:
         QVERIFY(t->coarseText().contains(QStringLiteral("coarse counter: 3.")));
         ResolutionProxyModel* m = t->roundsProxy();
         const QString cell = m->data(m->index(0, m->resolutionColumn())).toString();
-        QVERIFY2(cell.startsWith(QStringLiteral("coarse counter: ")) && cell.contains(QStringLiteral("updates in the window")),
+        QVERIFY2(cell.startsWith(QStringLiteral("coarse counter: ")) &&
+                     cell.contains(QStringLiteral("updates in the window")),
                  qPrintable(cell));
         QVERIFY(t->roundChart()->describe(0, 0).contains(QStringLiteral("coarse counter")));
     }
@@ -328,10 +334,12 @@ private slots:
         QCOMPARE(*cv->comparison()->ci_high, *expected.ci_high);
         // What is shown is that ratio: 35 W vs 32 W busy over a 20 W idle, about 15/12.
         const QString shown = cv->ratioText();
-        QVERIFY2(shown.contains(CompareView::formatRatio(expected).section(QLatin1Char(' '), 0, 0)), qPrintable(shown));
+        QVERIFY2(shown.contains(CompareView::formatRatio(expected).section(QLatin1Char(' '), 0, 0)),
+                 qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("95% CI")), qPrintable(shown));
         QVERIFY(*expected.ratio > 1.15 && *expected.ratio < 1.35);
-        QVERIFY2(cv->verdictText().contains(QStringLiteral("more energy per decode than B")), qPrintable(cv->verdictText()));
+        QVERIFY2(cv->verdictText().contains(QStringLiteral("more energy per decode than B")),
+                 qPrintable(cv->verdictText()));
         // Side by side: verdict counts, and both series on one chart.
         QVERIFY(cv->sideText(0).contains(QStringLiteral("decoder-a")));
         QVERIFY(cv->sideText(0).contains(QStringLiteral("6 clean")));
@@ -404,7 +412,8 @@ private slots:
         };
         p->exportCurrent(RecordTab::RoundsCsv);
         QCOMPARE(asked, dir_.filePath(QStringLiteral("a-rounds.csv")));
-        QCOMPARE(slurp(dir_.filePath(QStringLiteral("out/dialog.csv"))), QByteArray::fromStdString(roundsCsv(r)));
+        QCOMPARE(slurp(dir_.filePath(QStringLiteral("out/dialog.csv"))),
+                 QByteArray::fromStdString(roundsCsv(r)));
         p->askSavePath = [](const QString&, const QString&, const QString&) {
             return QStringLiteral("/proc/no/such/folder/x.csv");
         };

@@ -72,7 +72,8 @@ private:
             return;
         }
         QCOMPARE(QByteArray::fromStdString(mine.bytes), slurp(path));
-        QCOMPARE(QString::fromStdString(dumpRecord(*mine.record)), QString::fromStdString(dumpRecord(*theirs)));
+        QCOMPARE(QString::fromStdString(dumpRecord(*mine.record)),
+                 QString::fromStdString(dumpRecord(*theirs)));
         QCOMPARE(mine.record->samples.size(), theirs->samples.size());
         for (std::size_t i = 0; i < theirs->samples.size(); ++i) {
             QCOMPARE(mine.record->samples[i].first, theirs->samples[i].first);
@@ -136,7 +137,8 @@ private slots:
     {
         const std::string path = dir_.filePath(QStringLiteral("nope.json")).toStdString();
         agrees(path);
-        QVERIFY(QString::fromStdString(loadRecordFile(path).record.error()).contains(QStringLiteral("cannot read")));
+        QVERIFY(QString::fromStdString(loadRecordFile(path).record.error())
+                    .contains(QStringLiteral("cannot read")));
     }
 
     // Edits of a record's samples section: (from, to) text replacements, whether the scanner
@@ -159,9 +161,9 @@ private slots:
         row("too big for 64 bits", "\"nj\": [\n   ", "\"nj\": [\n   99999999999999999999, ", false, false);
         row("extra key in a counter", "\"t0_ns\": [", "\"unit\": \"ns\", \"t0_ns\": [", false, true);
         row("empty samples", "", "", true, true);  // (built below)
-        row("cut short", "", "", false, false);      // (built below)
+        row("cut short", "", "", false, false);    // (built below)
         row("a second samples key", "\"label\":", "\"samples\": {},\n \"label\":", false, true);
-        row("compact", "", "", true, true);         // (built below)
+        row("compact", "", "", true, true);  // (built below)
     }
     void samplesOddities()
     {

@@ -55,7 +55,8 @@ private slots:
         // The child's own truth (child_note truth_nj=...) lies within three bars of each round.
         for (std::size_t i = 0; i < e.size(); ++i) {
             const std::string note = r->rounds[i].child_note.value_or("");
-            const double truth = std::stod(note.substr(note.find('=') + 1)) / 1e9 / double(r->rounds[i].decodes);
+            const double truth = std::stod(note.substr(note.find('=') + 1)) / 1e9 /
+                double(r->rounds[i].decodes);
             QVERIFY2(std::abs(e[i].j_per_decode - truth) < 3 * *e[i].sd_j_per_decode,
                      qPrintable(QStringLiteral("round %1: %2 vs truth %3 sd %4")
                                     .arg(i)

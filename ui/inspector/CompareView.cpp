@@ -39,18 +39,18 @@ const QColor kColorB(0x6a, 0x1b, 0x9a);
 }  // namespace
 
 CompareView::CompareView(QWidget* parent)
-    : QWidget(parent)
-    , boxA_(new QComboBox(this))
-    , boxB_(new QComboBox(this))
-    , counterBox_(new QComboBox(this))
-    , swap_(new QPushButton(tr("Swap A and B"), this))
-    , headline_(new QLabel(this))
-    , meaning_(new QLabel(this))
-    , sideA_(new QLabel(this))
-    , sideB_(new QLabel(this))
-    , stripA_(new SummaryStrip(this))
-    , stripB_(new SummaryStrip(this))
-    , chart_(new RoundChart(this))
+    : QWidget(parent),
+      boxA_(new QComboBox(this)),
+      boxB_(new QComboBox(this)),
+      counterBox_(new QComboBox(this)),
+      swap_(new QPushButton(tr("Swap A and B"), this)),
+      headline_(new QLabel(this)),
+      meaning_(new QLabel(this)),
+      sideA_(new QLabel(this)),
+      sideB_(new QLabel(this)),
+      stripA_(new SummaryStrip(this)),
+      stripB_(new SummaryStrip(this)),
+      chart_(new RoundChart(this))
 {
     boxA_->setObjectName(QStringLiteral("compareA"));
     boxB_->setObjectName(QStringLiteral("compareB"));
@@ -75,10 +75,11 @@ CompareView::CompareView(QWidget* parent)
     headline_->setTextFormat(Qt::RichText);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     headline_->setWordWrap(true);
-    headline_->setToolTip(tr("Ratio of A's median J per decode to B's. The interval: 2.5 % and 97.5 % quantiles of "
-                             "that ratio over %1 bootstrap draws, each resampling A's rounds and B's rounds with "
-                             "replacement (as joulebench-cli compare).")
-                              .arg(kResamples));
+    headline_->setToolTip(
+        tr("Ratio of A's median J per decode to B's. The interval: 2.5 % and 97.5 % quantiles of "
+           "that ratio over %1 bootstrap draws, each resampling A's rounds and B's rounds with "
+           "replacement (as joulebench-cli compare).")
+            .arg(kResamples));
     meaning_->setObjectName(QStringLiteral("compareMeaning"));
     meaning_->setWordWrap(true);
 
@@ -139,8 +140,12 @@ std::string CompareView::counter() const
 
 void CompareView::setCandidates(std::vector<CompareCandidate> c)
 {
-    const QString keepA = indexA() >= 0 && indexA() < candidateCount() ? candidates_[std::size_t(indexA())].path : QString();
-    const QString keepB = indexB() >= 0 && indexB() < candidateCount() ? candidates_[std::size_t(indexB())].path : QString();
+    const QString keepA = indexA() >= 0 && indexA() < candidateCount()
+        ? candidates_[std::size_t(indexA())].path
+        : QString();
+    const QString keepB = indexB() >= 0 && indexB() < candidateCount()
+        ? candidates_[std::size_t(indexB())].path
+        : QString();
     const std::string keepCounter = counter();
     candidates_ = std::move(c);
     int a = -1, b = -1;
@@ -160,9 +165,10 @@ void CompareView::setCandidates(std::vector<CompareCandidate> c)
         boxA_->clear();
         boxB_->clear();
         for (const CompareCandidate& x : candidates_) {
-            const QString text = x.title == QFileInfo(x.path).fileName() || x.title == QFileInfo(x.path).completeBaseName()
-                                     ? QFileInfo(x.path).fileName()
-                                     : QStringLiteral("%1 — %2").arg(x.title, QFileInfo(x.path).fileName());
+            const QString text = x.title == QFileInfo(x.path).fileName() ||
+                    x.title == QFileInfo(x.path).completeBaseName()
+                ? QFileInfo(x.path).fileName()
+                : QStringLiteral("%1 — %2").arg(x.title, QFileInfo(x.path).fileName());
             boxA_->addItem(text, x.path);
             boxB_->addItem(text, x.path);
             boxA_->setItemData(boxA_->count() - 1, x.path, Qt::ToolTipRole);
@@ -233,7 +239,8 @@ QString CompareView::formatRatio(const Comparison& c)
         return {};
     QString s = fmt::significant(*c.ratio, 4);
     if (c.ci_low && c.ci_high)
-        s += QStringLiteral(" (95% CI %1 – %2)").arg(fmt::significant(*c.ci_low, 4), fmt::significant(*c.ci_high, 4));
+        s += QStringLiteral(" (95% CI %1 – %2)")
+                 .arg(fmt::significant(*c.ci_low, 4), fmt::significant(*c.ci_high, 4));
     return s;
 }
 
@@ -249,7 +256,8 @@ void CompareView::recompute()
         lines << QStringLiteral("<span style=\"color:gray\">%1</span>").arg(x.path.toHtmlEscaped());
         QString facts = tr("%1 rounds").arg(r.rounds.size());
         if (r.status)
-            facts += QStringLiteral(" · ") + (r.isAborted() ? tr("<b style=\"color:#b71c1c\">aborted</b>") : q(*r.status));
+            facts += QStringLiteral(" · ") +
+                (r.isAborted() ? tr("<b style=\"color:#b71c1c\">aborted</b>") : q(*r.status));
         if (!r.tool)
             facts += tr(" · reference harness");
         lines << facts;
@@ -284,12 +292,13 @@ void CompareView::recompute()
     comparison_ = compareRecords(*A.record, *B.record, spec, kResamples, kSeed);
     const Comparison& c = *comparison_;
     if (c.ratio) {
-        headline_->setText(tr("<span style=\"font-size:14pt\">A / B median J per decode: <b>%1</b></span>%2")
-                               .arg(fmt::significant(*c.ratio, 4))
-                               .arg(c.ci_low && c.ci_high
-                                        ? tr("&nbsp;&nbsp;(95% CI %1 – %2, bootstrap over rounds)")
-                                              .arg(fmt::significant(*c.ci_low, 4), fmt::significant(*c.ci_high, 4))
-                                        : QString()));
+        headline_->setText(
+            tr("<span style=\"font-size:14pt\">A / B median J per decode: <b>%1</b></span>%2")
+                .arg(fmt::significant(*c.ratio, 4))
+                .arg(c.ci_low && c.ci_high
+                         ? tr("&nbsp;&nbsp;(95% CI %1 – %2, bootstrap over rounds)")
+                               .arg(fmt::significant(*c.ci_low, 4), fmt::significant(*c.ci_high, 4))
+                         : QString()));
     } else {
         headline_->setText(tr("<b>No ratio:</b> %1").arg(q(c.problem).toHtmlEscaped()));
     }
@@ -311,7 +320,7 @@ void CompareView::recompute()
     }
     if (c.a.size() < 5 || c.b.size() < 5)
         meaning += (meaning.isEmpty() ? QString() : QStringLiteral(" ")) +
-                   tr("With fewer than 5 rounds on a side the bootstrap interval is rough.");
+            tr("With fewer than 5 rounds on a side the bootstrap interval is rough.");
     meaning_->setText(meaning);
     sideA_->setText(sideText(A));
     sideB_->setText(sideText(B));
@@ -332,7 +341,10 @@ void CompareView::recompute()
             m.value = e.j_per_decode;
             m.sd = e.sd_j_per_decode;
             m.verdict = e.verdict;
-            m.tip = tr("%1, round %2: %3 J per decode").arg(name).arg(e.round + 1).arg(fmt::significant(e.j_per_decode, 4));
+            m.tip = tr("%1, round %2: %3 J per decode")
+                        .arg(name)
+                        .arg(e.round + 1)
+                        .arg(fmt::significant(e.j_per_decode, 4));
             if (e.sd_j_per_decode)
                 m.tip += tr(" ± %1").arg(fmt::significant(*e.sd_j_per_decode, 2));
             s.marks.push_back(std::move(m));
@@ -358,7 +370,7 @@ QString CompareView::verdictText() const
 QString CompareView::sideText(int which) const
 {
     return plain((which == 0 ? sideA_ : sideB_)->text()) + QLatin1Char('\n') +
-           (which == 0 ? stripA_ : stripB_)->plainText();
+        (which == 0 ? stripA_ : stripB_)->plainText();
 }
 
 }  // namespace jb

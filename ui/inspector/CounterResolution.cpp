@@ -86,21 +86,21 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
         // faster than it reads); one that is was declared by the counter and is taken as is.
         const double period_ms = cadence.period_s ? *cadence.period_s * 1e3 : 0.0;
         const bool samplerBound = period_ms > 0 && cad >= period_ms / kSamplerBoundFactor &&
-                                  cad <= period_ms * kSamplerBoundFactor;
+            cad <= period_ms * kSamplerBoundFactor;
         if (samplerBound) {
             w.basis = B::SamplerBound;
             w.updates = window_ms / (*cadence.period_s * 1e3);
             w.lower_bound = true;
             w.text = "at least " + updates(*w.updates) + " (the counter changed at every read, every " +
-                     ms(cad) + "; it may update faster)";
+                ms(cad) + "; it may update faster)";
             w.short_text = "≥ " + count(*w.updates) + " (every read)";
             return w;
         }
         w.basis = B::Cadence;
         w.updates = window_ms / cad;
         w.coarse = *w.updates < kCoarseUpdates;
-        w.text = (w.coarse ? "coarse counter: " : "≈") + updates(*w.updates) + " (it changes every " + ms(cad) +
-                 ")";
+        w.text = (w.coarse ? "coarse counter: " : "≈") + updates(*w.updates) + " (it changes every " +
+            ms(cad) + ")";
         w.short_text = w.coarse ? "coarse counter: " + updates(*w.updates) : "≈" + count(*w.updates);
         return w;
     }
@@ -110,8 +110,8 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
             w.updates = double(busy->advanced);
             w.coarse = *w.updates < kCoarseUpdates;
             w.text = (w.coarse ? "coarse counter: " : "≈") + updates(*w.updates) + " (" +
-                     std::to_string(busy->advanced) + " of " + std::to_string(busy->intervals) +
-                     " sampling intervals advanced)";
+                std::to_string(busy->advanced) + " of " + std::to_string(busy->intervals) +
+                " sampling intervals advanced)";
             w.short_text = w.coarse ? "coarse counter: " + updates(*w.updates) : "≈" + count(*w.updates);
         } else {
             w.basis = B::AllAdvanced;
@@ -122,8 +122,9 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
         }
         return w;
     }
-    w.text = window_ns > 0 ? "counter cadence unknown: the record has no cadence and the window fewer than two samples"
-                           : "no busy window";
+    w.text = window_ns > 0
+        ? "counter cadence unknown: the record has no cadence and the window fewer than two samples"
+        : "no busy window";
     w.short_text = window_ns > 0 ? "unknown" : "–";
     return w;
 }

@@ -30,8 +30,8 @@ inline constexpr double kSamplerBoundFactor = 1.5;
 // What a record says about one counter's update cadence and sampling period.
 struct CounterCadence {
     std::optional<double> update_cadence_ms;
-    std::string cadence_source;        // "counter_info", "sampler" or empty
-    std::optional<double> period_s;    // the sampler's period, else the record's sample_s
+    std::string cadence_source;      // "counter_info", "sampler" or empty
+    std::optional<double> period_s;  // the sampler's period, else the record's sample_s
 };
 CounterCadence cadenceOf(const Record& r, const std::string& spec);
 

@@ -6,10 +6,7 @@
 
 namespace jb {
 
-DisagreementModel::DisagreementModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+DisagreementModel::DisagreementModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void DisagreementModel::setDisagreements(std::vector<Disagreement> d)
 {
@@ -33,11 +30,15 @@ QVariant DisagreementModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Disagreement& d = rows_[std::size_t(index.row())];
-    const std::string& s = index.column() == PathCol ? d.path : index.column() == StoredCol ? d.stored : d.recomputed;
+    const std::string& s = index.column() == PathCol ? d.path
+        : index.column() == StoredCol                ? d.stored
+                                                     : d.recomputed;
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole: return QString::fromStdString(s);
-    case Qt::FontRole: return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    case Qt::ToolTipRole:
+        return QString::fromStdString(s);
+    case Qt::FontRole:
+        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
     case Qt::BackgroundRole:
         // The stored figure is the suspect one; the recomputed one is what the samples say.
         if (index.column() == StoredCol)
@@ -47,7 +48,8 @@ QVariant DisagreementModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         return index.column() == PathCol ? QVariant() : QVariant(QBrush(QColor(0x21, 0x21, 0x21)));
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -56,9 +58,12 @@ QVariant DisagreementModel::headerData(int section, Qt::Orientation o, int role)
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case PathCol: return QStringLiteral("JSON path");
-    case StoredCol: return QStringLiteral("Stored in the file");
-    case RecomputedCol: return QStringLiteral("Recomputed from the samples");
+    case PathCol:
+        return QStringLiteral("JSON path");
+    case StoredCol:
+        return QStringLiteral("Stored in the file");
+    case RecomputedCol:
+        return QStringLiteral("Recomputed from the samples");
     }
     return {};
 }

@@ -24,14 +24,14 @@
 namespace jb {
 
 InspectorPage::InspectorPage(QWidget* parent)
-    : QWidget(parent)
-    , loader_(new RecordLoader(this))
-    , stack_(new QStackedWidget(this))
-    , tabs_(new QTabWidget(this))
-    , compare_(new CompareView(this))
-    , status_(new QLabel(this))
-    , compareButton_(new QToolButton(this))
-    , compareHolder_(compare_)
+    : QWidget(parent),
+      loader_(new RecordLoader(this)),
+      stack_(new QStackedWidget(this)),
+      tabs_(new QTabWidget(this)),
+      compare_(new CompareView(this)),
+      status_(new QLabel(this)),
+      compareButton_(new QToolButton(this)),
+      compareHolder_(compare_)
 {
     setAcceptDrops(true);
     showError = [this](const QString& title, const QString& message) {
@@ -53,7 +53,8 @@ InspectorPage::InspectorPage(QWidget* parent)
     open->setText(tr("Open records…"));
     open->setToolTip(tr("Open one or more saved records, each in its own tab (or drop files here)"));
     open->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    connect(open, &QToolButton::clicked, this, [this] { openRecords(askOpenPaths ? askOpenPaths() : QStringList()); });
+    connect(open, &QToolButton::clicked, this,
+            [this] { openRecords(askOpenPaths ? askOpenPaths() : QStringList()); });
     compareButton_->setObjectName(QStringLiteral("compareButton"));
     compareButton_->setText(tr("Compare two…"));
     compareButton_->setToolTip(tr("The ratio of two records' median energy per decode, with a 95% interval"));
@@ -73,11 +74,12 @@ InspectorPage::InspectorPage(QWidget* parent)
     empty->setObjectName(QStringLiteral("inspectorEmpty"));
     empty->setAlignment(Qt::AlignCenter);
     empty->setWordWrap(true);
-    empty->setText(tr("<p style=\"font-size:13pt\">No record open.</p>"
-                      "<p>Open saved records with <b>Open records…</b>, File › Open, by dropping files here, or "
-                      "from the command line (<code>joulebench A.json B.json</code>).</p>"
-                      "<p>Each opens in its own tab: its rounds, power trace, energy per decode by round, a check of "
-                      "every stored figure against the raw samples, and its metadata. With two open, compare them.</p>"));
+    empty->setText(tr(
+        "<p style=\"font-size:13pt\">No record open.</p>"
+        "<p>Open saved records with <b>Open records…</b>, File › Open, by dropping files here, or "
+        "from the command line (<code>joulebench A.json B.json</code>).</p>"
+        "<p>Each opens in its own tab: its rounds, power trace, energy per decode by round, a check of "
+        "every stored figure against the raw samples, and its metadata. With two open, compare them.</p>"));
     empty->setStyleSheet(QStringLiteral("color: palette(dark);"));
 
     tabs_->setObjectName(QStringLiteral("inspectorTabs"));
@@ -201,7 +203,8 @@ void InspectorPage::openRecord(const QString& path)
         return;
     }
     auto* tab = new RecordTab(abs, this);
-    connect(tab, &RecordTab::exportRequested, this, [this, tab](RecordTab::ExportKind k) { exportFrom(tab, k); });
+    connect(tab, &RecordTab::exportRequested, this,
+            [this, tab](RecordTab::ExportKind k) { exportFrom(tab, k); });
     // Record tabs go before the Compare tab, which stays last.
     const int at = compareVisible() ? tabs_->indexOf(compareHolder_) : tabs_->count();
     tabs_->insertTab(at, tab, QString());
@@ -242,7 +245,8 @@ void InspectorPage::onLoaded(int id, const std::shared_ptr<const LoadedRecord>& 
     if (tab) {
         tab->setLoaded(r);
         updateTabText(tab);
-        QString took = tr("Opened %1 in %2").arg(tab->fileName(), fmt::duration((r->read_ms + r->verify_ms) / 1000.0));
+        QString took =
+            tr("Opened %1 in %2").arg(tab->fileName(), fmt::duration((r->read_ms + r->verify_ms) / 1000.0));
         if (!r->record->samples.empty())
             took += tr(" (reading %1, recomputing its figures from the samples %2)")
                         .arg(fmt::duration(r->read_ms / 1000.0), fmt::duration(r->verify_ms / 1000.0));
@@ -281,8 +285,8 @@ void InspectorPage::exportFrom(RecordTab* tab, int kind)
     if (!tab || !tab->isLoaded() || !askSavePath)
         return;
     const auto k = RecordTab::ExportKind(kind);
-    const QString path =
-        askSavePath(tr("Export %1").arg(RecordTab::exportName(k)), tab->suggestedExportPath(k), RecordTab::exportFilter(k));
+    const QString path = askSavePath(tr("Export %1").arg(RecordTab::exportName(k)),
+                                     tab->suggestedExportPath(k), RecordTab::exportFilter(k));
     if (path.isEmpty())
         return;
     if (const Status st = tab->exportTo(k, path); !st) {

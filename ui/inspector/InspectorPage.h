@@ -58,7 +58,8 @@ public:
     // How messages are shown: default a warning box (non-blocking). Tests replace it.
     std::function<void(const QString& title, const QString& message)> showError;
     // Where an export is saved: default a file dialog. Tests replace it; empty: cancelled.
-    std::function<QString(const QString& caption, const QString& suggestion, const QString& filter)> askSavePath;
+    std::function<QString(const QString& caption, const QString& suggestion, const QString& filter)>
+        askSavePath;
     // Which files to open: default a file dialog.
     std::function<QStringList()> askOpenPaths;
 

@@ -78,22 +78,26 @@ std::vector<MetaNode> metadataNodes(const Record& r, const QString& path)
 
     MetaNode rec{QStringLiteral("Record"), {}, {}, false, {}};
     rec.children.push_back(leaf(QStringLiteral("File"), path));
-    rec.children.push_back(leaf(QStringLiteral("Label"), r.label ? q(*r.label) : QStringLiteral("(none: no --label)")));
+    rec.children.push_back(
+        leaf(QStringLiteral("Label"), r.label ? q(*r.label) : QStringLiteral("(none: no --label)")));
     if (r.status) {
         rec.children.push_back(leaf(QStringLiteral("Status"), q(*r.status), {}, r.isAborted()));
     } else {
-        rec.children.push_back(leaf(QStringLiteral("Status"), QStringLiteral("not stated (a reference harness record "
-                                                                             "holds only finished runs)")));
+        rec.children.push_back(leaf(QStringLiteral("Status"),
+                                    QStringLiteral("not stated (a reference harness record "
+                                                   "holds only finished runs)")));
     }
     if (r.error)
         rec.children.push_back(leaf(QStringLiteral("Why it stopped"), q(*r.error), {}, true));
-    rec.children.push_back(leaf(QStringLiteral("Tool"), r.tool ? q(r.tool->first + " " + r.tool->second)
-                                                                : QStringLiteral("not stated: the reference harness")));
+    rec.children.push_back(leaf(QStringLiteral("Tool"),
+                                r.tool ? q(r.tool->first + " " + r.tool->second)
+                                       : QStringLiteral("not stated: the reference harness")));
     rec.children.push_back(leaf(QStringLiteral("Rounds"), QString::number(r.rounds.size())));
     rec.children.push_back(leaf(QStringLiteral("Jobs the child decodes (jobs)"), QString::number(r.jobs),
-                                 QStringLiteral("The n of the child's \"ready <n>\" line")));
-    rec.children.push_back(leaf(QStringLiteral("Passes over the jobs per round (k)"), QString::number(r.k),
-                                 QStringLiteral("Each round sends \"go <k>\": the child decodes its jobs k times")));
+                                QStringLiteral("The n of the child's \"ready <n>\" line")));
+    rec.children.push_back(
+        leaf(QStringLiteral("Passes over the jobs per round (k)"), QString::number(r.k),
+             QStringLiteral("Each round sends \"go <k>\": the child decodes its jobs k times")));
     rec.children.push_back(leaf(QStringLiteral("Idle bracket (idle_s)"), fmt::duration(r.idle_s)));
     rec.children.push_back(leaf(QStringLiteral("Sampling period (sample_s)"), fmt::duration(r.sample_s)));
     out.push_back(std::move(rec));
@@ -106,8 +110,9 @@ std::vector<MetaNode> metadataNodes(const Record& r, const QString& path)
     MetaNode host{QStringLiteral("Host"), {}, {}, false, {}};
     host.children.push_back(leaf(QStringLiteral("System"), q(r.host.system)));
     host.children.push_back(leaf(QStringLiteral("Machine"), q(r.host.machine)));
-    host.children.push_back(leaf(QStringLiteral("CPUs (node_cpu)"),
-                                 r.host.node_cpu_unknown ? QStringLiteral("unknown") : QString::number(r.host.node_cpu)));
+    host.children.push_back(
+        leaf(QStringLiteral("CPUs (node_cpu)"),
+             r.host.node_cpu_unknown ? QStringLiteral("unknown") : QString::number(r.host.node_cpu)));
     for (const auto& [k, v] : r.host.extra.items())
         host.children.push_back(jsonNode(q(k), v));
     out.push_back(std::move(host));
@@ -121,8 +126,11 @@ std::vector<MetaNode> metadataNodes(const Record& r, const QString& path)
     const std::vector<std::string> whole = r.wholeDeviceCounters();
     for (const std::string& spec : r.counters) {
         const bool isWhole = std::find(whole.begin(), whole.end(), spec) != whole.end();
-        MetaNode c{q(spec), isWhole ? QStringLiteral("whole device") : QStringLiteral("the child's own (task)"), {},
-                   false, {}};
+        MetaNode c{q(spec),
+                   isWhole ? QStringLiteral("whole device") : QStringLiteral("the child's own (task)"),
+                   {},
+                   false,
+                   {}};
         for (const auto& [k, info] : r.counter_info)
             if (k == spec) {
                 MetaNode i = jsonNode(QStringLiteral("Counter info"), info);
@@ -144,16 +152,18 @@ std::vector<MetaNode> metadataNodes(const Record& r, const QString& path)
                 leaf(QStringLiteral("Read errors"), QString::number(f.read_errors), {}, f.read_errors > 0));
             if (f.last_error)
                 s.children.push_back(leaf(QStringLiteral("Last error"), q(*f.last_error), {}, true));
-            s.children.push_back(leaf(QStringLiteral("Update cadence"),
-                                      f.update_cadence_ms ? fmt::duration(*f.update_cadence_ms / 1000.0)
-                                                          : QStringLiteral("unknown"),
-                                      QStringLiteral("Median time between reads that saw the counter change")));
+            s.children.push_back(
+                leaf(QStringLiteral("Update cadence"),
+                     f.update_cadence_ms ? fmt::duration(*f.update_cadence_ms / 1000.0)
+                                         : QStringLiteral("unknown"),
+                     QStringLiteral("Median time between reads that saw the counter change")));
             c.children.push_back(std::move(s));
         }
         if (const auto* iv = r.samplesOf(spec)) {
             QString v = QStringLiteral("%1 intervals").arg(iv->size());
             if (!iv->empty())
-                v += QStringLiteral(" over ") + fmt::duration(double(iv->back().t1_ns - iv->front().t0_ns) / 1e9);
+                v += QStringLiteral(" over ") +
+                    fmt::duration(double(iv->back().t1_ns - iv->front().t0_ns) / 1e9);
             c.children.push_back(leaf(QStringLiteral("Raw samples"), v));
         } else if (isWhole) {
             c.children.push_back(leaf(QStringLiteral("Raw samples"), QStringLiteral("none in the record")));
@@ -164,7 +174,8 @@ std::vector<MetaNode> metadataNodes(const Record& r, const QString& path)
 
     if (!r.extra.empty()) {
         MetaNode extra = jsonNode(QStringLiteral("Other keys"), r.extra);
-        extra.tip = QStringLiteral("Keys neither the reference harness nor JouleBench writes, kept as they were");
+        extra.tip = QStringLiteral(
+            "Keys neither the reference harness nor JouleBench writes, kept as they were");
         out.push_back(std::move(extra));
     }
     return out;
@@ -200,8 +211,7 @@ void addNode(QTreeWidgetItem* parent, QTreeWidget* tree, const MetaNode& n, int 
 
 }  // namespace
 
-MetadataView::MetadataView(QWidget* parent)
-    : QTreeWidget(parent)
+MetadataView::MetadataView(QWidget* parent) : QTreeWidget(parent)
 {
     setObjectName(QStringLiteral("metadataTree"));
     setColumnCount(2);

@@ -173,7 +173,8 @@ std::optional<std::vector<Interval>> columns(std::string_view t, std::size_t& i)
         }
         return std::nullopt;
     }
-    if (!seen[0] || !seen[1] || !seen[2] || cols[0].size() != cols[1].size() || cols[0].size() != cols[2].size())
+    if (!seen[0] || !seen[1] || !seen[2] || cols[0].size() != cols[1].size() ||
+        cols[0].size() != cols[2].size())
         return std::nullopt;
     std::vector<Interval> iv(cols[0].size());
     for (std::size_t k = 0; k < iv.size(); ++k)

@@ -19,8 +19,7 @@ struct Outcome {
 
 }  // namespace
 
-RecordLoader::RecordLoader(QObject* parent)
-    : QObject(parent)
+RecordLoader::RecordLoader(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<jb::LoadedRecordPtr>();
 }

@@ -43,29 +43,30 @@ QString plain(const QString& html)
 
 void styleBanner(QLabel* l, const QString& fill, const QString& ink)
 {
-    l->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; padding: 6px 10px; }")
-                         .arg(fill, ink));
+    l->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; padding: 6px 10px; }")
+            .arg(fill, ink));
 }
 
 }  // namespace
 
 RecordTab::RecordTab(const QString& path, QWidget* parent)
-    : QWidget(parent)
-    , path_(path)
-    , stack_(new QStackedWidget(this))
-    , loadingLabel_(new QLabel(this))
-    , loadingBar_(new QProgressBar(this))
-    , header_(new QLabel(this))
-    , export_(new QToolButton(this))
-    , banner_(new QLabel(this))
-    , coarse_(new QLabel(this))
-    , view_(new RecordView(this))
-    , proxy_(new ResolutionProxyModel(this))
-    , side_(new QTabWidget(this))
-    , roundChart_(new RoundChart(this))
-    , roundNote_(new QLabel(this))
-    , verify_(new VerifyPanel(this))
-    , metadata_(new MetadataView(this))
+    : QWidget(parent),
+      path_(path),
+      stack_(new QStackedWidget(this)),
+      loadingLabel_(new QLabel(this)),
+      loadingBar_(new QProgressBar(this)),
+      header_(new QLabel(this)),
+      export_(new QToolButton(this)),
+      banner_(new QLabel(this)),
+      coarse_(new QLabel(this)),
+      view_(new RecordView(this)),
+      proxy_(new ResolutionProxyModel(this)),
+      side_(new QTabWidget(this)),
+      roundChart_(new RoundChart(this)),
+      roundNote_(new QLabel(this)),
+      verify_(new VerifyPanel(this)),
+      metadata_(new MetadataView(this))
 {
     // While loading: a line and a busy bar (parsing gives no percentage to show).
     auto* loading = new QWidget(this);
@@ -88,13 +89,15 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     export_->setObjectName(QStringLiteral("exportButton"));
     export_->setText(tr("Export"));
-    export_->setToolTip(tr("Rounds and samples as CSV, the charts as PNG or SVG, or a copy of the record file"));
+    export_->setToolTip(
+        tr("Rounds and samples as CSV, the charts as PNG or SVG, or a copy of the record file"));
     export_->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(export_);
     for (ExportKind k : {RoundsCsv, SamplesCsv, PowerPng, PowerSvg, RoundsPng, RoundsSvg, RecordCopy}) {
         if (k == PowerPng || k == RecordCopy)
             menu->addSeparator();
-        QAction* a = menu->addAction(exportName(k) + QStringLiteral("…"), this, [this, k] { emit exportRequested(k); });
+        QAction* a = menu->addAction(exportName(k) + QStringLiteral("…"), this,
+                                     [this, k] { emit exportRequested(k); });
         a->setObjectName(QStringLiteral("export%1").arg(int(k)));
     }
     export_->setMenu(menu);
@@ -122,8 +125,9 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     ev->setContentsMargins(4, 4, 4, 4);
     roundNote_->setObjectName(QStringLiteral("roundNote"));
     roundNote_->setWordWrap(true);
-    roundNote_->setText(tr("Marginal energy per decode of each round, filled with its verdict's colour. Bars: ± one "
-                           "standard deviation from the idle noise (hover here for the formula); dashed: the median."));
+    roundNote_->setText(
+        tr("Marginal energy per decode of each round, filled with its verdict's colour. Bars: ± one "
+           "standard deviation from the idle noise (hover here for the formula); dashed: the median."));
     roundNote_->setToolTip(q(uncertaintyFormulaText()));
     roundNote_->setStyleSheet(QStringLiteral("color: palette(dark);"));
     roundChart_->setToolTip(q(uncertaintyFormulaText()));
@@ -186,10 +190,11 @@ std::string RecordTab::counter() const
 void RecordTab::setProgress(const QString& stage)
 {
     const qint64 size = QFileInfo(path_).size();
-    const QString mb = size >= 1 << 20 ? QStringLiteral(" (%1 MB)").arg(double(size) / double(1 << 20), 0, 'f', 1)
-                                       : QString();
+    const QString mb = size >= 1 << 20
+        ? QStringLiteral(" (%1 MB)").arg(double(size) / double(1 << 20), 0, 'f', 1)
+        : QString();
     const QString what = stage == QLatin1String("verifying") ? tr("Recomputing its figures from the samples")
-                                                              : tr("Reading and parsing");
+                                                             : tr("Reading and parsing");
     loadingLabel_->setText(tr("Opening %1%2…\n%3").arg(fileName(), mb, what));
 }
 
@@ -210,7 +215,8 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     // Header: what it is, in one line.
     QStringList facts;
     facts << fileName().toHtmlEscaped();
-    facts << (rec.tool ? q(rec.tool->first + " " + rec.tool->second).toHtmlEscaped() : tr("reference harness"));
+    facts << (rec.tool ? q(rec.tool->first + " " + rec.tool->second).toHtmlEscaped()
+                       : tr("reference harness"));
     if (rec.status)
         facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:#b71c1c\"><b>aborted</b></span>")
                                   : q(*rec.status).toHtmlEscaped());
@@ -224,22 +230,25 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     // The banner: an aborted run first and loudest; otherwise what is missing and why.
     if (rec.isAborted()) {
         const QString why = rec.error ? q(*rec.error) : tr("the record does not say why");
-        banner_->setText(tr("<b>⚠ Aborted run:</b> %1<br>Only the rounds finished before it stopped are shown; the "
-                            "figures of an aborted run are not a complete measurement.")
-                             .arg(why.toHtmlEscaped()));
+        banner_->setText(
+            tr("<b>⚠ Aborted run:</b> %1<br>Only the rounds finished before it stopped are shown; the "
+               "figures of an aborted run are not a complete measurement.")
+                .arg(why.toHtmlEscaped()));
         styleBanner(banner_, QStringLiteral("#c62828"), QStringLiteral("white"));
         QFont f = banner_->font();
         f.setPointSizeF(f.pointSizeF() * 1.1);
         banner_->setFont(f);
         banner_->show();
     } else if (!rec.tool && rec.samples.empty()) {
-        banner_->setText(tr("Written by the reference harness: it keeps no raw samples, sampler figures or window "
-                            "times, so the rounds are shown as stored and cannot be recomputed."));
+        banner_->setText(
+            tr("Written by the reference harness: it keeps no raw samples, sampler figures or window "
+               "times, so the rounds are shown as stored and cannot be recomputed."));
         styleBanner(banner_, QStringLiteral("#e3f2fd"), QStringLiteral("#0d47a1"));
         banner_->show();
     } else if (rec.samples.empty()) {
-        banner_->setText(tr("This record was saved without its raw samples: no power trace, and its figures cannot "
-                            "be recomputed."));
+        banner_->setText(
+            tr("This record was saved without its raw samples: no power trace, and its figures cannot "
+               "be recomputed."));
         styleBanner(banner_, QStringLiteral("#eceff1"), QStringLiteral("#37474f"));
         banner_->show();
     } else {
@@ -250,7 +259,8 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     view_->chartPanel()->setVisible(hasSamples);
     for (QAction* a : export_->menu()->actions()) {
         const QString n = a->objectName();
-        if (n == QStringLiteral("export%1").arg(int(SamplesCsv)) || n == QStringLiteral("export%1").arg(int(PowerPng)) ||
+        if (n == QStringLiteral("export%1").arg(int(SamplesCsv)) ||
+            n == QStringLiteral("export%1").arg(int(PowerPng)) ||
             n == QStringLiteral("export%1").arg(int(PowerSvg)))
             a->setEnabled(hasSamples);
     }
@@ -274,7 +284,8 @@ void RecordTab::refreshCounter()
         m.value = e.j_per_decode;
         m.sd = e.sd_j_per_decode;
         m.verdict = e.verdict;
-        QString tip = tr("Round %1: %2 J per decode").arg(e.round + 1).arg(fmt::significant(e.j_per_decode, 4));
+        QString tip =
+            tr("Round %1: %2 J per decode").arg(e.round + 1).arg(fmt::significant(e.j_per_decode, 4));
         if (e.sd_j_per_decode)
             tip += tr(" ± %1 (one sd)").arg(fmt::significant(*e.sd_j_per_decode, 2));
         tip += QStringLiteral("\n") + verdictStyle(e.verdict).text;
@@ -301,14 +312,15 @@ void RecordTab::refreshCounter()
     WindowResolution example;
     for (int row = 0; row < proxy_->rowCount() && !example.coarse; ++row)
         example = proxy_->resolutionAt(row);
-    coarse_->setText(tr("<b>Coarse counter (%1):</b> in %2 of %3 rounds the busy window saw fewer than %4 counter "
-                        "updates (%5). Those verdicts judge the counter more than the decoder: make the rounds longer "
-                        "(more decodes per round) or use a finer counter.")
-                         .arg(q(spec).toHtmlEscaped())
-                         .arg(coarse)
-                         .arg(rec.rounds.size())
-                         .arg(int(kCoarseUpdates))
-                         .arg(q(example.text).toHtmlEscaped()));
+    coarse_->setText(
+        tr("<b>Coarse counter (%1):</b> in %2 of %3 rounds the busy window saw fewer than %4 counter "
+           "updates (%5). Those verdicts judge the counter more than the decoder: make the rounds longer "
+           "(more decodes per round) or use a finer counter.")
+            .arg(q(spec).toHtmlEscaped())
+            .arg(coarse)
+            .arg(rec.rounds.size())
+            .arg(int(kCoarseUpdates))
+            .arg(q(example.text).toHtmlEscaped()));
     coarse_->show();
 }
 
@@ -339,13 +351,20 @@ QString RecordTab::exportTitle() const
 QString RecordTab::exportName(ExportKind kind)
 {
     switch (kind) {
-    case RoundsCsv: return tr("Rounds as CSV");
-    case SamplesCsv: return tr("Samples as CSV");
-    case PowerPng: return tr("Power chart as PNG");
-    case PowerSvg: return tr("Power chart as SVG");
-    case RoundsPng: return tr("J per decode chart as PNG");
-    case RoundsSvg: return tr("J per decode chart as SVG");
-    case RecordCopy: return tr("Copy of the record file");
+    case RoundsCsv:
+        return tr("Rounds as CSV");
+    case SamplesCsv:
+        return tr("Samples as CSV");
+    case PowerPng:
+        return tr("Power chart as PNG");
+    case PowerSvg:
+        return tr("Power chart as SVG");
+    case RoundsPng:
+        return tr("J per decode chart as PNG");
+    case RoundsSvg:
+        return tr("J per decode chart as SVG");
+    case RecordCopy:
+        return tr("Copy of the record file");
     }
     return {};
 }
@@ -354,12 +373,16 @@ QString RecordTab::exportFilter(ExportKind kind)
 {
     switch (kind) {
     case RoundsCsv:
-    case SamplesCsv: return tr("CSV files (*.csv)");
+    case SamplesCsv:
+        return tr("CSV files (*.csv)");
     case PowerPng:
-    case RoundsPng: return tr("PNG images (*.png)");
+    case RoundsPng:
+        return tr("PNG images (*.png)");
     case PowerSvg:
-    case RoundsSvg: return tr("SVG images (*.svg)");
-    case RecordCopy: return tr("JouleBench records (*.json)");
+    case RoundsSvg:
+        return tr("SVG images (*.svg)");
+    case RecordCopy:
+        return tr("JouleBench records (*.json)");
     }
     return {};
 }
@@ -370,13 +393,20 @@ QString RecordTab::suggestedExportPath(ExportKind kind) const
     if (base.endsWith(QStringLiteral(".json")))
         base.chop(5);
     switch (kind) {
-    case RoundsCsv: return base + QStringLiteral("-rounds.csv");
-    case SamplesCsv: return base + QStringLiteral("-samples.csv");
-    case PowerPng: return base + QStringLiteral("-power.png");
-    case PowerSvg: return base + QStringLiteral("-power.svg");
-    case RoundsPng: return base + QStringLiteral("-per-round.png");
-    case RoundsSvg: return base + QStringLiteral("-per-round.svg");
-    case RecordCopy: return base + QStringLiteral("-copy.json");
+    case RoundsCsv:
+        return base + QStringLiteral("-rounds.csv");
+    case SamplesCsv:
+        return base + QStringLiteral("-samples.csv");
+    case PowerPng:
+        return base + QStringLiteral("-power.png");
+    case PowerSvg:
+        return base + QStringLiteral("-power.svg");
+    case RoundsPng:
+        return base + QStringLiteral("-per-round.png");
+    case RoundsSvg:
+        return base + QStringLiteral("-per-round.svg");
+    case RecordCopy:
+        return base + QStringLiteral("-copy.json");
     }
     return base;
 }
@@ -384,13 +414,20 @@ QString RecordTab::suggestedExportPath(ExportKind kind) const
 Status RecordTab::exportTo(ExportKind kind, const QString& path)
 {
     switch (kind) {
-    case RoundsCsv: return exportRoundsCsv(path);
-    case SamplesCsv: return exportSamplesCsv(path);
-    case PowerPng: return exportPowerChartPng(path);
-    case PowerSvg: return exportPowerChartSvg(path);
-    case RoundsPng: return exportRoundChartPng(path);
-    case RoundsSvg: return exportRoundChartSvg(path);
-    case RecordCopy: return saveCopy(path);
+    case RoundsCsv:
+        return exportRoundsCsv(path);
+    case SamplesCsv:
+        return exportSamplesCsv(path);
+    case PowerPng:
+        return exportPowerChartPng(path);
+    case PowerSvg:
+        return exportPowerChartSvg(path);
+    case RoundsPng:
+        return exportRoundChartPng(path);
+    case RoundsSvg:
+        return exportRoundChartSvg(path);
+    case RecordCopy:
+        return saveCopy(path);
     }
     return Error{"unknown export"};
 }

@@ -8,10 +8,7 @@
 
 namespace jb {
 
-ResolutionProxyModel::ResolutionProxyModel(QObject* parent)
-    : QIdentityProxyModel(parent)
-{
-}
+ResolutionProxyModel::ResolutionProxyModel(QObject* parent) : QIdentityProxyModel(parent) {}
 
 void ResolutionProxyModel::setRoundsModel(RoundsModel* rounds)
 {
@@ -146,12 +143,14 @@ QVariant ResolutionProxyModel::data(const QModelIndex& index, int role) const
     }
     const WindowResolution w = resolutionAt(index.row());
     switch (role) {
-    case Qt::DisplayRole: return QString::fromStdString(w.short_text);
+    case Qt::DisplayRole:
+        return QString::fromStdString(w.short_text);
     case Qt::ToolTipRole:
         return QString(QString::fromStdString(w.text) + QStringLiteral("\n\n") +
                        QString::fromStdString(resolutionRuleText()));
     case Qt::ForegroundRole:
-        return w.coarse ? QVariant(QBrush(QColor(0xb7, 0x1c, 0x1c))) : QVariant(QBrush(QColor(0x61, 0x61, 0x61)));
+        return w.coarse ? QVariant(QBrush(QColor(0xb7, 0x1c, 0x1c)))
+                        : QVariant(QBrush(QColor(0x61, 0x61, 0x61)));
     case Qt::FontRole:
         if (w.coarse) {
             QFont f;
@@ -159,11 +158,16 @@ QVariant ResolutionProxyModel::data(const QModelIndex& index, int role) const
             return f;
         }
         return {};
-    case Qt::TextAlignmentRole: return int(Qt::AlignLeft | Qt::AlignVCenter);
-    case CoarseRole: return w.coarse;
-    case UpdatesRole: return w.updates ? QVariant(*w.updates) : QVariant();
-    case RoundsModel::SortRole: return w.updates ? QVariant(*w.updates) : QVariant();
-    default: return {};
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignLeft | Qt::AlignVCenter);
+    case CoarseRole:
+        return w.coarse;
+    case UpdatesRole:
+        return w.updates ? QVariant(*w.updates) : QVariant();
+    case RoundsModel::SortRole:
+        return w.updates ? QVariant(*w.updates) : QVariant();
+    default:
+        return {};
     }
 }
 

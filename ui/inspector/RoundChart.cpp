@@ -45,11 +45,7 @@ QString labelFormat(double step)
 
 class View : public QChartView {
 public:
-    View(QChart* chart, RoundChart::Impl* d)
-        : QChartView(chart)
-        , d_(d)
-    {
-    }
+    View(QChart* chart, RoundChart::Impl* d) : QChartView(chart), d_(d) {}
 
 protected:
     void drawBackground(QPainter* p, const QRectF& rect) override;
@@ -76,10 +72,7 @@ struct RoundChart::Impl {
     };
     std::vector<Scatter> scatters;
 
-    explicit Impl(RoundChart* owner)
-        : q(owner)
-    {
-    }
+    explicit Impl(RoundChart* owner) : q(owner) {}
 
     QRectF plotInScene() const { return chart->mapToScene(chart->plotArea()).boundingRect(); }
     double xAt(double x) const
@@ -149,9 +142,7 @@ void View::drawBackground(QPainter* p, const QRectF& rect)
     p->restore();
 }
 
-RoundChart::RoundChart(QWidget* parent)
-    : QWidget(parent)
-    , d(std::make_unique<Impl>(this))
+RoundChart::RoundChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>(this))
 {
     d->chart = new QChart;
     d->chart->setAnimationOptions(QChart::NoAnimation);
@@ -232,8 +223,8 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
 
     // Verdicts in the order of trust, each in the legend once.
     static const std::optional<std::string> kOrder[] = {std::string("clean"), std::string("relative-only"),
-                                                         std::string("noisy"), std::string("unusable"),
-                                                         std::nullopt};
+                                                        std::string("noisy"), std::string("unusable"),
+                                                        std::nullopt};
     std::set<QString> inLegend;
     for (int si = 0; si < int(d->series.size()); ++si) {
         const RoundMarkSeries& s = d->series[std::size_t(si)];
@@ -242,8 +233,9 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
             QList<QPointF> pts;
             for (int mi = 0; mi < int(s.marks.size()); ++mi) {
                 const RoundMark& m = s.marks[std::size_t(mi)];
-                const bool known = m.verdict && (*m.verdict == "clean" || *m.verdict == "relative-only" ||
-                                                 *m.verdict == "noisy" || *m.verdict == "unusable");
+                const bool known = m.verdict &&
+                    (*m.verdict == "clean" || *m.verdict == "relative-only" || *m.verdict == "noisy" ||
+                     *m.verdict == "unusable");
                 if ((v && known && *m.verdict == *v) || (!v && !known)) {
                     pts.append(QPointF(m.round + 1 + s.x_offset, m.value));
                     sc.marks.push_back(mi);
@@ -255,7 +247,8 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
             }
             const VerdictStyle vs = verdictStyle(v);
             sc.s->setName(vs.text);
-            sc.s->setMarkerShape(s.square ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
+            sc.s->setMarkerShape(s.square ? QScatterSeries::MarkerShapeRectangle
+                                          : QScatterSeries::MarkerShapeCircle);
             sc.s->setMarkerSize(kMarkerSize);
             sc.s->setColor(vs.background);
             sc.s->setBorderColor(s.outline);
@@ -287,7 +280,8 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
     }
     for (const Impl::Scatter& sc : d->scatters) {
         const Impl::Scatter* p = &sc;
-        connect(sc.s, &QScatterSeries::hovered, this, [this, p](const QPointF& pt, bool state) { d->onHover(*p, pt, state); });
+        connect(sc.s, &QScatterSeries::hovered, this,
+                [this, p](const QPointF& pt, bool state) { d->onHover(*p, pt, state); });
     }
     d->chart->legend()->show();
 
@@ -386,7 +380,8 @@ Status RoundChart::savePng(const QString& path, const QString& title) const
     buffer.open(QIODevice::WriteOnly);
     if (!toImage(title).save(&buffer, "PNG"))
         return Error{"cannot encode the chart as PNG for " + path.toStdString()};
-    return writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    return writeFileAtomic(path.toStdString(),
+                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 Status RoundChart::saveSvg(const QString& path, const QString& title) const
@@ -401,7 +396,8 @@ Status RoundChart::saveSvg(const QString& path, const QString& title) const
     gen.setSize(size);
     gen.setViewBox(QRect(QPoint(0, 0), size));
     gen.setTitle(title.isEmpty() ? QStringLiteral("JouleBench energy per decode by round") : title);
-    gen.setDescription(QStringLiteral("Marginal energy per decode of each round with one-sd bars, made by JouleBench"));
+    gen.setDescription(
+        QStringLiteral("Marginal energy per decode of each round with one-sd bars, made by JouleBench"));
     QPainter p;
     if (!p.begin(&gen))
         return Error{"cannot draw the chart as SVG for " + path.toStdString()};
@@ -416,7 +412,8 @@ Status RoundChart::saveSvg(const QString& path, const QString& title) const
     }
     d->view->render(&p, target, d->view->viewport()->rect(), Qt::KeepAspectRatio);
     p.end();
-    return writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    return writeFileAtomic(path.toStdString(),
+                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 }  // namespace jb

@@ -41,7 +41,8 @@ public:
     explicit RoundChart(QWidget* parent = nullptr);
     ~RoundChart() override;
 
-    void setSeries(std::vector<RoundMarkSeries> series, const QString& yTitle = QStringLiteral("J per decode"));
+    void setSeries(std::vector<RoundMarkSeries> series,
+                   const QString& yTitle = QStringLiteral("J per decode"));
     void clear(const QString& placeholder);
 
     // For tests and exports.

@@ -18,11 +18,11 @@ QString count(int n, const char* one, const char* many)
 }  // namespace
 
 VerifyPanel::VerifyPanel(QWidget* parent)
-    : QWidget(parent)
-    , summary_(new QLabel(this))
-    , notes_(new QLabel(this))
-    , table_(new QTableView(this))
-    , model_(new DisagreementModel(this))
+    : QWidget(parent),
+      summary_(new QLabel(this)),
+      notes_(new QLabel(this)),
+      table_(new QTableView(this)),
+      model_(new DisagreementModel(this))
 {
     summary_->setObjectName(QStringLiteral("verifySummary"));
     summary_->setWordWrap(true);
@@ -57,12 +57,13 @@ VerifyPanel::VerifyPanel(QWidget* parent)
 QString VerifyPanel::headline(const VerifyReport& r)
 {
     if (!r.verifiable)
-        return r.why_not.empty() ? tr("Not checked yet.")
-                                 : tr("This record cannot be verified: %1.").arg(QString::fromStdString(r.why_not));
+        return r.why_not.empty()
+            ? tr("Not checked yet.")
+            : tr("This record cannot be verified: %1.").arg(QString::fromStdString(r.why_not));
     const QString scope = count(r.figures_checked, "figure", "figures") + QStringLiteral(" of ") +
-                          count(r.rounds_checked, "round", "rounds") +
-                          (r.counters_checked > r.rounds_checked ? tr(", %1 counter rounds").arg(r.counters_checked)
-                                                                 : QString());
+        count(r.rounds_checked, "round", "rounds") +
+        (r.counters_checked > r.rounds_checked ? tr(", %1 counter rounds").arg(r.counters_checked)
+                                               : QString());
     if (r.disagreements.empty())
         return tr("Verified: every stored figure agrees with the figures recomputed from the raw samples (%1 checked).")
             .arg(scope);
@@ -88,7 +89,8 @@ void VerifyPanel::setReport(const VerifyReport& r)
         fill = QStringLiteral("#ffebee");
         ink = QStringLiteral("#b71c1c");
     }
-    summary_->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; }").arg(fill, ink));
+    summary_->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; }").arg(fill, ink));
     summary_->setText(QStringLiteral("<b>%1</b>").arg(headline(r).toHtmlEscaped()));
     QStringList notes;
     for (const std::string& n : r.notes)
