@@ -151,8 +151,17 @@ void MainWindow::showError(const QString& what, const QString& message)
     QMessageBox::warning(this, what, message);
 }
 
+void MainWindow::showPage(QWidget* page)
+{
+    tabs_->setCurrentWidget(page);
+}
+
 bool MainWindow::openRecord(const QString& path)
 {
+    if (openRecordsHook) {
+        openRecordsHook({path});
+        return true;
+    }
     const Status st = measure_->openRecord(path);
     if (!st) {
         if (!QFileInfo::exists(path))
@@ -168,10 +177,14 @@ void MainWindow::openDialog()
 {
     const QString start = recent_->files().isEmpty() ? autosaveFolder()
                                                      : QFileInfo(recent_->files().front()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Record"), start,
-                                                      tr("JouleBench records (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        openRecord(path);
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Records"), start,
+                                                            tr("JouleBench records (*.json);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    if (openRecordsHook)
+        openRecordsHook(paths);
+    else
+        openRecord(paths.front());
 }
 
 void MainWindow::saveAsDialog()
@@ -209,6 +222,13 @@ void MainWindow::exportDialog(const QString& title, const QString& filter, const
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (const QString busy = busyElsewhere ? busyElsewhere() : QString(); !busy.isEmpty()) {
+        if (QMessageBox::question(this, tr("Close JouleBench?"), busy, QMessageBox::Yes | QMessageBox::Cancel,
+                                  QMessageBox::Cancel) != QMessageBox::Yes) {
+            e->ignore();
+            return;
+        }
+    }
     if (!measure_->running()) {
         QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
         e->accept();
@@ -235,13 +255,17 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e)
 
 void MainWindow::dropEvent(QDropEvent* e)
 {
-    for (const QUrl& u : e->mimeData()->urls()) {
-        if (u.isLocalFile()) {
-            openRecord(u.toLocalFile());
-            e->acceptProposedAction();
-            return;
-        }
-    }
+    QStringList paths;
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile())
+            paths << u.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    e->acceptProposedAction();
+    if (openRecordsHook)
+        openRecordsHook(paths);
+    else
+        openRecord(paths.front());
 }
 
 }  // namespace jb

@@ -28,6 +28,13 @@ public:
     bool openRecord(const QString& path);
     // Asked when the window is closed during a run; tests replace it. Default: a question box.
     std::function<bool()> confirmStopRun;
+    // Where File > Open, recent files, drag and drop and the command line send records. Unset:
+    // the Measure page shows the record read-only. The GUI's main routes them to the Inspector.
+    std::function<void(const QStringList&)> openRecordsHook;
+    // Other pages' work that closing the window would end (e.g. GPU jobs): a question for the
+    // user, or empty when nothing runs. The window asks it before closing.
+    std::function<QString()> busyElsewhere;
+    void showPage(QWidget* page);
 
 protected:
     void closeEvent(QCloseEvent* e) override;

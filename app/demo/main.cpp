@@ -20,7 +20,7 @@ namespace {
 void usage()
 {
     std::fprintf(stderr,
-                 "usage: joulebench-demo-decoder serve [--jobs N] [--size WxH] [--format png|jpeg]\n"
+                 "usage: joulebench-demo-decoder serve [--jobs N] [--size WxH (default 1920x1080)] [--format png|jpeg]\n"
                  "Prints 'ready N', answers 'go K' by decoding its N images K times with\n"
                  "'done <decodes> <wall-ns> checksum=<hex>', and exits on 'exit' or end of input.\n");
 }
@@ -66,7 +66,7 @@ int main(int argc, char** argv)
         usage();
         return (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) ? 0 : 2;
     }
-    int jobs = 4, w = 1280, h = 720;
+    int jobs = 4, w = 1920, h = 1080;
     QByteArray format = "png";
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -75,7 +75,7 @@ int main(int argc, char** argv)
             jobs = std::atoi(argv[++i]);
         } else if (a == "--size" && hasValue) {
             if (std::sscanf(argv[++i], "%dx%d", &w, &h) != 2) {
-                std::fprintf(stderr, "joulebench-demo-decoder: --size takes WxH, e.g. 1280x720\n");
+                std::fprintf(stderr, "joulebench-demo-decoder: --size takes WxH, e.g. 1920x1080\n");
                 return 2;
             }
         } else if (a == "--format" && hasValue) {

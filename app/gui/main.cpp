@@ -1,13 +1,24 @@
-// joulebench: the live dashboard. `joulebench [RECORD]` opens a record at once; `--start`
-// presses Start once the window is up (with the form's remembered values, or the first-start
-// demo run), which is what packaging/screenshots.sh uses.
+// joulebench: the live dashboard. Its pages: Measure (a live run), Inspector (saved records,
+// comparison), Noise lab (noise demonstrations and the planner), Jobs (the GPU job queue).
+// `joulebench [RECORD...]` opens records in the Inspector; `--start` presses Start once the
+// window is up (with the form's remembered values, or the first-start demo run), which is what
+// packaging/screenshots.sh uses; `--page NAME` shows a page first. On start, journals that a
+// crashed run left beside the records are rebuilt into aborted records and opened.
 #include "MainWindow.h"
 #include "base/Version.h"
+#include "common/JournalRecovery.h"
+#include "common/RecentFiles.h"
+#include "common/RecordFiles.h"
+#include "inspector/InspectorPage.h"
+#include "jobs/JobsPage.h"
 #include "measure/MeasurePage.h"
 #include "measure/RunForm.h"
+#include "noise/NoiseLabPage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QMessageBox>
 #include <QTimer>
 
 int main(int argc, char** argv)
@@ -27,23 +38,79 @@ int main(int argc, char** argv)
                        "decode, or view a saved record."));
     cli.addHelpOption();
     cli.addVersionOption();
-    cli.addPositionalArgument(QStringLiteral("record"), QStringLiteral("A record (JSON) to open, read-only."),
-                              QStringLiteral("[RECORD]"));
+    cli.addPositionalArgument(QStringLiteral("records"),
+                              QStringLiteral("Records (JSON) to open in the Inspector, one tab each."),
+                              QStringLiteral("[RECORD...]"));
     const QCommandLineOption start(QStringLiteral("start"),
                                    QStringLiteral("Press Start once the window is shown."));
     cli.addOption(start);
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  QStringLiteral("The page shown first: measure, inspector, noise or jobs."),
+                                  QStringLiteral("NAME"));
+    cli.addOption(page);
+    const QCommandLineOption jobFile(QStringLiteral("jobs"), QStringLiteral("A job file to load on the Jobs page."),
+                                     QStringLiteral("FILE"));
+    cli.addOption(jobFile);
     cli.process(app);
     const QStringList records = cli.positionalArguments();
-    if (records.size() > 1)
-        cli.showHelp(2);
 
     jb::MainWindow window;
+    auto* inspector = new jb::InspectorPage(&window);
+    auto* noise = new jb::NoiseLabPage({}, &window);
+    auto* jobs = new jb::JobsPage(&window);
+    window.addPage(inspector, QObject::tr("Inspector"));
+    window.addPage(noise, QObject::tr("Noise lab"));
+    window.addPage(jobs, QObject::tr("Jobs"));
+    // Records open in the Inspector, one tab each; a file that cannot be read gets a message
+    // there and the other tabs stay.
+    window.openRecordsHook = [&window, inspector](const QStringList& paths) {
+        inspector->openRecords(paths);
+        window.showPage(inspector);
+    };
+    QObject::connect(inspector, &jb::InspectorPage::recordOpened, window.recentFiles(), &jb::RecentFiles::add);
+    QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
+                     [&window](const QString& path, const QString&) {
+                         if (!QFileInfo::exists(path))
+                             window.recentFiles()->remove(path);
+                     });
+    window.busyElsewhere = [jobs] {
+        return jobs->running() ? QObject::tr("GPU jobs are running. Closing ends them; their manifests will "
+                                             "say 'cancelled'. Close anyway?")
+                               : QString();
+    };
     window.show();
-    if (!records.isEmpty()) {
-        // A record that cannot be read is reported in a message; the dashboard stays open.
-        window.openRecord(records.front());
-    } else if (cli.isSet(start)) {
-        QTimer::singleShot(0, window.measurePage(), &jb::MeasurePage::start);
+
+    QStringList open = records;
+    const auto recovered = jb::recoverJournals(jb::autosaveFolder());
+    QStringList recoveredNotes;
+    for (const jb::RecoveredJournal& r : recovered) {
+        if (!r.record.isEmpty()) {
+            open << r.record;
+            recoveredNotes << QObject::tr("%1: %n finished round(s) recovered", nullptr, r.rounds).arg(r.record);
+        } else {
+            recoveredNotes << QObject::tr("%1 could not be recovered: %2").arg(r.journal, r.error);
+        }
     }
+    if (!open.isEmpty())
+        window.openRecordsHook(open);
+    if (!recoveredNotes.isEmpty())
+        QMessageBox::information(&window, QObject::tr("Runs that did not finish"),
+                                 QObject::tr("A run ended before it could save its record (a crash or a kill). "
+                                             "Its journal was rebuilt into an aborted record:\n\n") +
+                                     recoveredNotes.join(QLatin1Char('\n')));
+    if (cli.isSet(jobFile)) {
+        jobs->loadJobFile(cli.value(jobFile));
+        window.showPage(jobs);
+    }
+    if (cli.isSet(page)) {
+        const QString p = cli.value(page).toLower();
+        QWidget* w = p == QLatin1String("inspector") ? static_cast<QWidget*>(inspector)
+                     : p == QLatin1String("noise")   ? static_cast<QWidget*>(noise)
+                     : p == QLatin1String("jobs")    ? static_cast<QWidget*>(jobs)
+                                                     : static_cast<QWidget*>(window.measurePage());
+        window.showPage(w);
+    }
+    if (records.isEmpty() && cli.isSet(start))
+        QTimer::singleShot(0, window.measurePage(), &jb::MeasurePage::start);
     return app.exec();
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace jb {
@@ -58,6 +59,9 @@ Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const 
                          path + "' rebuilds its record; remove it to start anew)"};
         return Error{"cannot create journal " + path + ": " + std::strerror(errno)};
     }
+    // Held while the run lives: a reader (the GUI's recovery on start) leaves a locked journal
+    // alone, and the lock goes with the process however it ends.
+    ::flock(fd, LOCK_EX | LOCK_NB);
     std::unique_ptr<Journal> j(new Journal(path, fd, 0));
 
     Record bare = header;
@@ -125,6 +129,16 @@ Status Journal::appendRound(const Round& round, const SamplesBySpec& samples_sin
         return st;
     ++rounds_;
     return Ok{};
+}
+
+bool journalInUse(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool locked = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return locked;
 }
 
 Result<Record> recoverJournal(const std::string& path)

@@ -59,4 +59,7 @@ private:
 // that is not the last one, samples that go back in time).
 Result<Record> recoverJournal(const std::string& path);
 
+// True while a live run holds the journal (an exclusive advisory lock taken by create()).
+bool journalInUse(const std::string& path);
+
 }  // namespace jb

@@ -58,6 +58,7 @@ Session::Session(Plan plan, QObject* parent)
     qRegisterMetaType<jb::Round>();
     qRegisterMetaType<jb::Record>();
     for (QTimer* t : {&idle_timer_, &timeout_timer_, &settle_timer_}) {
+        t->setParent(this);  // children move with the session: moveToThread() takes them along
         t->setSingleShot(true);
         t->setTimerType(Qt::PreciseTimer);
     }
