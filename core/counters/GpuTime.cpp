@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <charconv>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,15 @@ std::optional<std::int64_t> creatorPid(std::string_view node)
     return std::nullopt;
 }
 
+// Sums of counters a file hands us stop at the largest int64 instead of overflowing.
+std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r = 0;
+    if (__builtin_add_overflow(a, b, &r))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 // Every `"accumulatedGPUTime"=N` of the node, summed.
 std::int64_t accumulatedGpuTime(std::string_view node)
 {
@@ -45,7 +55,7 @@ std::int64_t accumulatedGpuTime(std::string_view node)
     std::int64_t sum = 0;
     for (auto at = node.find(kKey); at != std::string_view::npos; at = node.find(kKey, at + 1))
         if (const auto v = leadingNumber(node.substr(at + kKey.size())))
-            sum += *v;
+            sum = saturatingAdd(sum, *v);
     return sum;
 }
 
@@ -63,7 +73,7 @@ GpuTimes parseIoregGpuTimes(std::string_view text)
         const std::string_view node = text.substr(
             start, next == std::string_view::npos ? std::string_view::npos : next - start);
         if (const auto pid = creatorPid(node))
-            per_pid[*pid] += accumulatedGpuTime(node);
+            per_pid[*pid] = saturatingAdd(per_pid[*pid], accumulatedGpuTime(node));
         if (next == std::string_view::npos)
             break;
         start = next + kNode.size();

@@ -153,7 +153,7 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
     nlohmann::json root;
     try {
         root = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // syntax, and numbers out of range (11e308)
         return Error{origin + ": not valid JSON: " + e.what()};
     }
     JsonRead r(origin);

@@ -281,7 +281,7 @@ Result<JobManifest> readManifest(const std::string& path)
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(ss.str());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // syntax, and numbers out of range (11e308)
         return Error{path + ": not valid JSON: " + e.what()};
     }
     return JobManifest::fromJson(j, path);

@@ -80,6 +80,21 @@ private slots:
         QVERIFY(parseIoregGpuTimes("").empty());
     }
 
+    void ioregSumsSaturateInsteadOfOverflowing()
+    {
+        // Found by fuzzing: two times near the int64 limit in one node (and across two nodes of
+        // one pid) overflowed the sum, undefined behaviour; they now stop at the limit.
+        const std::string big = "9223372036854775000";
+        const std::string text = "+-o A  <class A>\n"
+                                 "    \"IOUserClientCreator\" = \"pid 7, a\"\n"
+                                 "    \"AppUsage\" = ({\"accumulatedGPUTime\"=" + big + "},{\"accumulatedGPUTime\"=" + big + "})\n"
+                                 "  +-o B  <class B>\n"
+                                 "    \"IOUserClientCreator\" = \"pid 7, a\"\n"
+                                 "    \"AppUsage\" = ({\"accumulatedGPUTime\"=" + big + "})\n";
+        const GpuTimes expected{{7, INT64_MAX}};
+        QCOMPARE(parseIoregGpuTimes(text), expected);
+    }
+
     void ioregOddNodes()
     {
         // A creator without the comma the reference's regex needs does not count; a node's

@@ -146,6 +146,16 @@ private Q_SLOTS:
                                  << QStringLiteral("version: this JouleBench reads job files of version 1");
     }
 
+    void numberOutOfRangeIsAnError()
+    {
+        // Found by fuzzing: nlohmann throws out_of_range (not parse_error) for 11e308, which
+        // ended the program; it is now a message like any broken JSON.
+        auto f = jb::parseJobFileText(R"({"output_root": "x", "memory_sampling_period_seconds": 11e308})", "/base",
+                                      "jobs.json");
+        QVERIFY(!f.ok());
+        QVERIFY2(f.error().find("jobs.json: not valid JSON") != std::string::npos, f.error().c_str());
+    }
+
     void badFiles()
     {
         QFETCH(QString, mutation);
