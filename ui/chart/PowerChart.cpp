@@ -10,6 +10,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -104,7 +105,9 @@ struct PowerChart::Impl {
     std::optional<std::int64_t> frozen_end_ns;
     double view0 = 0, view1 = kFollowMinSpanS;
     double min_span = kFollowMinSpanS;
-    bool dirty = true;
+    bool dirty = true;  // the view changed (user, layout, new source): redraw at the next tick
+    bool stale = false;  // the data or overlays changed: redraw at the live pace
+    QElapsedTimer since_redraw;
     bool applying = false;  // our own axis changes, not the user's
     int points = 0;
     std::int64_t redraws = 0;
@@ -246,7 +249,11 @@ PowerChart::PowerChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Im
 
     d->timer.setInterval(kRedrawIntervalMs);
     connect(&d->timer, &QTimer::timeout, this, [this] {
-        if (d->dirty || (d->live && !d->frozen && d->store && d->store->size() != d->seen_size))
+        // What the user does is drawn at the next tick; what the run adds at most every
+        // kLivePaceMs: at 100 ms samples a repaint per sample would cost more than the run.
+        const bool grown = d->live && !d->frozen && d->store && d->store->size() != d->seen_size;
+        const bool paced = !d->since_redraw.isValid() || d->since_redraw.elapsed() >= kLivePaceMs;
+        if (d->dirty || ((grown || d->stale) && paced))
             redraw();
     });
     clear(QStringLiteral("No samples yet"));
@@ -287,15 +294,13 @@ void PowerChart::clear(const QString& placeholder)
 void PowerChart::setShades(std::vector<ChartShade> shades)
 {
     d->shades = std::move(shades);
-    d->dirty = true;
-    d->view->viewport()->update();
+    d->stale = true;
 }
 
 void PowerChart::setBands(std::vector<ChartBand> bands)
 {
     d->bands = std::move(bands);
-    d->dirty = true;  // the y range takes the bands in
-    d->view->viewport()->update();
+    d->stale = true;  // the y range takes the bands in
 }
 
 void PowerChart::setSeriesName(const QString& name)
@@ -401,6 +406,8 @@ void PowerChart::Impl::redraw()
 {
     ++redraws;
     dirty = false;
+    stale = false;
+    since_redraw.restart();
     std::vector<PlotPoint> pts;
     bool any = false;
     if (store) {

@@ -47,6 +47,8 @@ class PowerChart : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kRedrawIntervalMs = 40;  // at most 25 redraws a second
+    // A live run's new samples and overlays are drawn at most this often (user actions at once).
+    static constexpr int kLivePaceMs = 200;
 
     explicit PowerChart(QWidget* parent = nullptr);
     ~PowerChart() override;
