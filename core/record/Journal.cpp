@@ -223,7 +223,7 @@ Result<Record> recoverJournal(const std::string& path)
                 if (!iv)
                     return Error{lineError(path, lineNo, iv.error())};
                 auto it = std::find_if(r.samples.begin(), r.samples.end(),
-                                       [&s = spec](const auto& p) { return p.first == s; });
+                                       [&want = spec](const auto& p) { return p.first == want; });
                 if (it == r.samples.end()) {
                     r.samples.emplace_back(spec, std::move(*iv));
                     continue;
