@@ -1,6 +1,8 @@
 // The one file of JouleBench that includes Qt Charts.
 #include "chart/PowerChart.h"
 
+#include "chart/AxisTicks.h"
+
 #include "record/AtomicWrite.h"
 #include "sampling/SampleStore.h"
 
@@ -31,25 +33,9 @@ constexpr double kMinVisibleSpanS = 1e-3;  // deepest zoom: a millisecond across
 constexpr int kTitleHeight = 34;
 constexpr int kPixelsPerColumn = 2;
 
-// A step of 1, 2 or 5 x 10^n near `rough`, for axis ticks.
-double niceStep(double rough)
-{
-    if (!(rough > 0) || !std::isfinite(rough))
-        return 1.0;
-    const double p = std::pow(10.0, std::floor(std::log10(rough)));
-    const double f = rough / p;
-    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
-}
-
-int decimalsFor(double step)
-{
-    return step >= 1.0 ? 0 : std::min(6, int(std::ceil(-std::log10(step) - 1e-9)));
-}
-
-QString labelFormat(double step)
-{
-    return QStringLiteral("%.") + QString::number(decimalsFor(step)) + QStringLiteral("f");
-}
+using ticks::decimalsFor;
+using ticks::labelFormat;
+constexpr auto niceStep = ticks::nearestStep;
 
 }  // namespace
 

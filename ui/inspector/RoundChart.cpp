@@ -1,6 +1,8 @@
 // The Inspector's one file that includes Qt Charts.
 #include "inspector/RoundChart.h"
 
+#include "chart/AxisTicks.h"
+
 #include "common/VerdictStyle.h"
 #include "record/AtomicWrite.h"
 
@@ -28,20 +30,8 @@ namespace {
 constexpr int kTitleHeight = 34;
 constexpr double kMarkerSize = 11.0;
 
-double niceStep(double rough)
-{
-    if (!(rough > 0) || !std::isfinite(rough))
-        return 1.0;
-    const double p = std::pow(10.0, std::floor(std::log10(rough)));
-    const double f = rough / p;
-    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
-}
-
-QString labelFormat(double step)
-{
-    const int decimals = step >= 1.0 ? 0 : std::min(6, int(std::ceil(-std::log10(step) - 1e-9)));
-    return QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
-}
+using ticks::labelFormat;
+constexpr auto niceStep = ticks::nearestStep;
 
 class View : public QChartView {
 public:

@@ -1,6 +1,8 @@
 // The Noise lab's one file that includes Qt Charts.
 #include "noise/NoiseCharts.h"
 
+#include "chart/AxisTicks.h"
+
 #include "common/Format.h"
 #include "common/VerdictStyle.h"
 #include "noise/NoiseMath.h"
@@ -94,22 +96,8 @@ struct Box {
     }
 };
 
-// The step of 1, 2 or 5 x 10^n at or above `rough`, for linear axes' ticks: never more ticks
-// than asked for, because Qt Charts elides every label ("…") once they crowd.
-double niceStep(double rough)
-{
-    if (!(rough > 0) || !std::isfinite(rough))
-        return 1.0;
-    const double p = std::pow(10.0, std::floor(std::log10(rough)));
-    const double f = rough / p;
-    return (f <= 1.0 + 1e-9 ? 1.0 : f <= 2.0 + 1e-9 ? 2.0 : f <= 5.0 + 1e-9 ? 5.0 : 10.0) * p;
-}
-
-QString formatFor(double step)
-{
-    const int decimals = step >= 1.0 ? 0 : std::min(6, int(std::ceil(-std::log10(step) - 1e-9)));
-    return QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
-}
+constexpr auto niceStep = ticks::stepAtLeast;  // never more ticks than asked for
+constexpr auto formatFor = ticks::labelFormat;
 
 // A linear axis over [lo, hi] with about `ticks` nice ticks.
 void niceRange(QValueAxis* a, double lo, double hi, int ticks = 5)

@@ -1,0 +1,41 @@
+// Tick steps of the charts' axes: 1, 2 or 5 x 10^n, nearest or at least the rough step.
+#include "chart/AxisTicks.h"
+
+#include <QtTest>
+
+using namespace jb::ticks;
+
+class TestAxisTicks : public QObject {
+    Q_OBJECT
+private slots:
+    void steps_data()
+    {
+        QTest::addColumn<double>("rough");
+        QTest::addColumn<double>("nearest");
+        QTest::addColumn<double>("atLeast");
+        QTest::newRow("exact 2") << 2.0 << 2.0 << 2.0;
+        QTest::newRow("1.4") << 1.4 << 1.0 << 2.0;
+        QTest::newRow("3.6") << 3.6 << 5.0 << 5.0;
+        QTest::newRow("7.6") << 7.6 << 10.0 << 10.0;
+        QTest::newRow("0.031") << 0.031 << 0.02 << 0.05;
+        QTest::newRow("not positive") << 0.0 << 1.0 << 1.0;
+    }
+    void steps()
+    {
+        QFETCH(double, rough);
+        QFETCH(double, nearest);
+        QFETCH(double, atLeast);
+        QVERIFY(qFuzzyCompare(nearestStep(rough), nearest));
+        QVERIFY(qFuzzyCompare(stepAtLeast(rough), atLeast));
+    }
+    void formats()
+    {
+        QCOMPARE(decimalsFor(5.0), 0);
+        QCOMPARE(decimalsFor(0.5), 1);
+        QCOMPARE(decimalsFor(0.02), 2);
+        QCOMPARE(labelFormat(0.02), QStringLiteral("%.2f"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAxisTicks)
+#include "tst_axisticks.moc"

@@ -1,0 +1,47 @@
+#include "chart/AxisTicks.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jb::ticks {
+
+namespace {
+// rough = f x 10^n with f in [1, 10): returns 10^n and f.
+std::pair<double, double> decade(double rough)
+{
+    const double p = std::pow(10.0, std::floor(std::log10(rough)));
+    return {p, rough / p};
+}
+bool usable(double rough)
+{
+    return rough > 0 && std::isfinite(rough);
+}
+}  // namespace
+
+double nearestStep(double rough)
+{
+    if (!usable(rough))
+        return 1.0;
+    const auto [p, f] = decade(rough);
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
+}
+
+double stepAtLeast(double rough)
+{
+    if (!usable(rough))
+        return 1.0;
+    const auto [p, f] = decade(rough);
+    return (f <= 1.0 + 1e-9 ? 1.0 : f <= 2.0 + 1e-9 ? 2.0 : f <= 5.0 + 1e-9 ? 5.0 : 10.0) * p;
+}
+
+int decimalsFor(double step)
+{
+    return step >= 1.0 ? 0 : std::min(6, int(std::ceil(-std::log10(step) - 1e-9)));
+}
+
+QString labelFormat(double step)
+{
+    return QStringLiteral("%.") + QString::number(decimalsFor(step)) + QStringLiteral("f");
+}
+
+}  // namespace jb::ticks

@@ -1,0 +1,18 @@
+#pragma once
+// Tick steps and label formats for the charts' linear axes: pure math, shared by every chart
+// adapter (none of them needs its own copy).
+#include <QString>
+
+namespace jb::ticks {
+
+// The step of 1, 2 or 5 x 10^n nearest to `rough` (1 where rough is not a positive number).
+double nearestStep(double rough);
+// The step of 1, 2 or 5 x 10^n at or above `rough`: never more ticks than asked for (Qt Charts
+// elides every label once they crowd).
+double stepAtLeast(double rough);
+// Decimals a label needs to tell ticks `step` apart (0 to 6).
+int decimalsFor(double step);
+// A printf format for QValueAxis::setLabelFormat, e.g. "%.2f".
+QString labelFormat(double step);
+
+}  // namespace jb::ticks
