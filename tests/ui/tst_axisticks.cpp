@@ -35,6 +35,13 @@ private slots:
         QCOMPARE(decimalsFor(0.02), 2);
         QCOMPARE(labelFormat(0.02), QStringLiteral("%.2f"));
     }
+    void pixels()
+    {
+        QCOMPARE(toPixel(5.0, 0.0, 10.0, 100.0, 200.0), 200.0);   // x: half way along
+        QCOMPARE(toPixel(0.0, 0.0, 10.0, 300.0, -200.0), 300.0);  // y: the bottom edge
+        QCOMPARE(toPixel(10.0, 0.0, 10.0, 300.0, -200.0), 100.0); // y: the top edge
+        QCOMPARE(toPixel(3.0, 3.0, 3.0, 7.0, 50.0), 7.0);         // an empty span does not divide by 0
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAxisTicks)

@@ -44,4 +44,10 @@ QString labelFormat(double step)
     return QStringLiteral("%.") + QString::number(decimalsFor(step)) + QStringLiteral("f");
 }
 
+double toPixel(double v, double min, double max, double p0, double extent)
+{
+    const double span = max - min;
+    return p0 + (v - min) / (span > 0 ? span : 1) * extent;
+}
+
 }  // namespace jb::ticks

@@ -15,4 +15,8 @@ int decimalsFor(double step);
 // A printf format for QValueAxis::setLabelFormat, e.g. "%.2f".
 QString labelFormat(double step);
 
+// Where value v falls on an axis showing [min, max] drawn from pixel p0 over `extent` pixels
+// (a negative extent for a y axis drawn upwards from its bottom edge).
+double toPixel(double v, double min, double max, double p0, double extent);
+
 }  // namespace jb::ticks

@@ -129,14 +129,12 @@ struct PowerChart::Impl {
     double xAt(double t) const
     {
         const QRectF pa = plotInScene();
-        const double span = ax->max() - ax->min();
-        return pa.left() + (t - ax->min()) / (span > 0 ? span : 1) * pa.width();
+        return ticks::toPixel(t, ax->min(), ax->max(), pa.left(), pa.width());
     }
     double yAt(double w) const
     {
         const QRectF pa = plotInScene();
-        const double span = ay->max() - ay->min();
-        return pa.bottom() - (w - ay->min()) / (span > 0 ? span : 1) * pa.height();
+        return ticks::toPixel(w, ay->min(), ay->max(), pa.bottom(), -pa.height());
     }
     double tAtViewX(double x) const
     {

@@ -68,14 +68,12 @@ struct RoundChart::Impl {
     double xAt(double x) const
     {
         const QRectF pa = plotInScene();
-        const double span = ax->max() - ax->min();
-        return pa.left() + (x - ax->min()) / (span > 0 ? span : 1) * pa.width();
+        return ticks::toPixel(x, ax->min(), ax->max(), pa.left(), pa.width());
     }
     double yAt(double y) const
     {
         const QRectF pa = plotInScene();
-        const double span = ay->max() - ay->min();
-        return pa.bottom() - (y - ay->min()) / (span > 0 ? span : 1) * pa.height();
+        return ticks::toPixel(y, ay->min(), ay->max(), pa.bottom(), -pa.height());
     }
 
     void removeAll()
