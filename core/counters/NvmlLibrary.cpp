@@ -1,5 +1,7 @@
 #include "counters/NvmlLibrary.h"
 
+#include <algorithm>
+
 #include <dlfcn.h>
 
 #include <cstring>
@@ -163,26 +165,31 @@ Result<void*> NvmlLibrary::deviceByIndex(int index) const
     return dev;
 }
 
+namespace {
+// nvmlDeviceGetName and nvmlDeviceGetUUID share one shape: a device, a buffer, its size.
+using StringCall = nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned int);
+constexpr unsigned kStringBufferSize = std::max(kNameBufferSize, kUuidBufferSize);
+}  // namespace
+
+Result<std::string> NvmlLibrary::deviceString(void* device, StringCall call, const char* symbol) const
+{
+    if (!call)
+        return Error{"NVML library '" + path_ + "' lacks " + symbol};
+    char buf[kStringBufferSize] = {};
+    const nvmlReturn_t rc = call(device, buf, kStringBufferSize);
+    if (rc != kSuccess)
+        return Error{message(symbol, rc)};
+    return std::string(buf, strnlen(buf, kStringBufferSize));
+}
+
 Result<std::string> NvmlLibrary::name(void* device) const
 {
-    if (!api_->getName)
-        return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetName"};
-    char buf[kNameBufferSize] = {};
-    const nvmlReturn_t rc = api_->getName(device, buf, kNameBufferSize);
-    if (rc != kSuccess)
-        return Error{message("nvmlDeviceGetName", rc)};
-    return std::string(buf, strnlen(buf, kNameBufferSize));
+    return deviceString(device, api_->getName, "nvmlDeviceGetName");
 }
 
 Result<std::string> NvmlLibrary::uuid(void* device) const
 {
-    if (!api_->getUuid)
-        return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetUUID"};
-    char buf[kUuidBufferSize] = {};
-    const nvmlReturn_t rc = api_->getUuid(device, buf, kUuidBufferSize);
-    if (rc != kSuccess)
-        return Error{message("nvmlDeviceGetUUID", rc)};
-    return std::string(buf, strnlen(buf, kUuidBufferSize));
+    return deviceString(device, api_->getUuid, "nvmlDeviceGetUUID");
 }
 
 Result<std::uint64_t> NvmlLibrary::totalMemoryBytes(void* device) const

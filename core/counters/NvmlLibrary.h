@@ -59,6 +59,9 @@ public:
     struct Api;  // resolved function pointers (NvmlLibrary.cpp)
 
 private:
+    // Calls nvmlDeviceGetName/UUID-shaped functions (device, buffer, size); `symbol` names it.
+    Result<std::string> deviceString(void* device, int (*call)(void*, char*, unsigned int),
+                                     const char* symbol) const;
     NvmlLibrary() = default;
     std::string message(const char* call, int rc) const;
 
