@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -90,7 +91,13 @@ nlohmann::json JobManifest::toJson() const
     h["name"] = hardware.name;
     h["total_memory_mib"] = hardware.total_memory_mib;
     h["peak_process_gpu_memory_mib"] = hardware.peak_process_gpu_memory_mib;
-    h["memory_sampling_period_seconds"] = hardware.memory_sampling_period_seconds;
+    // The reference writes the period as the integer 1; a whole number of seconds stays an integer
+    // so that scripts comparing its type (or its text) keep working.
+    const double period = hardware.memory_sampling_period_seconds;
+    if (period == std::floor(period) && std::abs(period) < 1e15)
+        h["memory_sampling_period_seconds"] = static_cast<std::int64_t>(period);
+    else
+        h["memory_sampling_period_seconds"] = period;
     h["gpu_report_source"] = hardware.gpu_report_source;
     h["memory_source"] = hardware.memory_source;
     h["memory_samples"] = hardware.memory_samples;

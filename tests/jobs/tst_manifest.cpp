@@ -96,6 +96,22 @@ private Q_SLOTS:
         QCOMPARE(j.at("hardware").at("peak_process_gpu_memory_mib").get<int>(), 40960);
     }
 
+    void samplingPeriodKeepsTheReferenceType()
+    {
+        // The reference writes `"memory_sampling_period_seconds": 1` (an integer); a whole number
+        // stays one, a fraction is a float.
+        jb::JobManifest m = sample();
+        m.hardware.memory_sampling_period_seconds = 1.0;
+        json h = m.toJson().at("hardware");
+        QVERIFY(h.at("memory_sampling_period_seconds").is_number_integer());
+        QCOMPARE(h.at("memory_sampling_period_seconds").get<int>(), 1);
+        QVERIFY(jb::manifestText(m.toJson()).find("\"memory_sampling_period_seconds\": 1,") != std::string::npos);
+        m.hardware.memory_sampling_period_seconds = 0.25;
+        h = m.toJson().at("hardware");
+        QVERIFY(h.at("memory_sampling_period_seconds").is_number_float());
+        QCOMPARE(h.at("memory_sampling_period_seconds").get<double>(), 0.25);
+    }
+
     void textAsPythonWritesIt()
     {
         const std::string text = jb::manifestText(
