@@ -175,6 +175,7 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
     }
     upper->append(h.edges_w.back(), 0);
     auto* bars = new QAreaSeries(upper);
+    upper->setParent(bars);  // QAreaSeries does not own its boundary series (found by LSan)
     bars->setName(tr("idle intervals"));
     bars->setColor(QColor(0x90, 0xa4, 0xae, 170));
     bars->setBorderColor(QColor(0x54, 0x6e, 0x7a));
