@@ -18,8 +18,18 @@ QString testBin(const char* name)
 class TestFaults : public QObject {
     Q_OBJECT
 private slots:
-    void counterFileVanishesAndComesBack()
+    void counterFileFailsAndComesBack_data()
     {
+        QTest::addColumn<bool>("unreadable");
+        QTest::newRow("vanishes") << false;
+        // Root reads a file whatever its mode, so "unreadable" is a folder where the file was:
+        // every read of it fails (EISDIR), as one the kernel refuses does.
+        QTest::newRow("turns unreadable") << true;
+    }
+
+    void counterFileFailsAndComesBack()
+    {
+        QFETCH(bool, unreadable);
         QTemporaryDir dir;
         const QString zone = dir.filePath(QStringLiteral("intel-rapl:0"));
         QVERIFY(QDir().mkpath(zone));
@@ -50,9 +60,17 @@ private slots:
         writer.kill();
         writer.waitForFinished();
         QVERIFY(QFile::remove(energy));
+        if (unreadable)
+            QVERIFY(QDir().mkdir(energy));
         QVERIFY(warnings.wait(5000));
         const QString w = warnings.first().at(0).toString();
         QVERIFY2(w.contains(energy), qPrintable(w));  // the message names the file
+        if (unreadable)
+            QVERIFY2(w.contains(QStringLiteral("cannot read")), qPrintable(w));
+        else
+            QVERIFY2(w.contains(QStringLiteral("does not exist")), qPrintable(w));
+        if (unreadable)
+            QVERIFY(QDir().rmdir(energy));
         // It comes back (a driver reload, say): the sampler picks it up again.
         writer.start(testBin("fakezone"), zoneArgs);
         QVERIFY(writer.waitForStarted());
