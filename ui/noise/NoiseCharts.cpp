@@ -395,7 +395,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
     Box& b = d->box;
     b.clearSeries();
     auto* ax = b.axis<QValueAxis>(Qt::AlignBottom, tr("round"));
-    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("marginal W"));
+    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("W"));
     const int first = rounds.empty() ? 1 : rounds.front().round;
     const int last = rounds.empty() ? 1 : rounds.back().round;
     const double x0 = first - 0.5, x1 = std::max(last + 0.5, first + 4.5);
