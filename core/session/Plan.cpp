@@ -1,5 +1,6 @@
 #include "session/Plan.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace jb {
@@ -27,6 +28,13 @@ double Plan::expectedDurationS(double busy_s) const
 {
     const double settle_s = wholeDeviceCounters().empty() ? 0.0 : 2.0 * periodS();
     return idle_s * (rounds + 1) + rounds * (busy_s + settle_s);
+}
+
+PlanProgress planProgress(const Plan& p, std::optional<double> since_first_idle_s, double busy_s)
+{
+    const double total_s = std::max(p.expectedDurationS(std::max(busy_s, 0.0)), 1e-3);
+    const double done_s = std::clamp(since_first_idle_s.value_or(0.0), 0.0, total_s);
+    return {std::min(done_s / total_s, 0.99), total_s - done_s};
 }
 
 Status validatePlan(const Plan& p)

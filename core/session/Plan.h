@@ -36,6 +36,16 @@ struct Plan {
     double expectedDurationS(double busy_s) const;
 };
 
+// How far a run is: since_first_idle_s after its first idle bracket began (none: the child is
+// still starting, which the plan cannot foresee), a round's busy window estimated as busy_s.
+// fraction stays below 1 until the record is in; remaining_s never goes negative (a run slower
+// than its estimate says 0, not a time in the past).
+struct PlanProgress {
+    double fraction = 0;
+    double remaining_s = 0;
+};
+PlanProgress planProgress(const Plan& p, std::optional<double> since_first_idle_s, double busy_s);
+
 // Checks ranges and consistency; the message names the flag.
 Status validatePlan(const Plan& p);
 

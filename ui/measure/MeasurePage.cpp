@@ -127,6 +127,7 @@ void MeasurePage::start()
     base_.sample_s = p.periodS();
     base_.child = p.child;
     origin_ns_ = 0;
+    plan_t0_ns_ = 0;
     busy_ = false;
     rounds_done_ = 0;
     warnings_.clear();
@@ -189,6 +190,8 @@ void MeasurePage::onPhase(const PhaseEvent& e)
     switch (e.kind) {
     case PhaseEvent::IdleStarted:
         busy_ = false;
+        if (e.round < 0)
+            plan_t0_ns_ = e.t_ns;
         phase_text_ = e.round < 0 ? tr("idle before round 1")
                                   : tr("idle after round %1 of %2").arg(e.round + 1).arg(rounds);
         break;
@@ -327,9 +330,13 @@ void MeasurePage::updateStatus()
     }
     if (busy_)
         busy_s = std::max(busy_s, double(monotonicNs() - busy_t0_ns_) / 1e9);
-    const double total_s = std::max(p.expectedDurationS(busy_s), 1e-3);
-    const double eta_s = std::max(0.0, total_s - elapsed_s);
-    status_->setProgress(std::min(elapsed_s / total_s, 0.99), elapsed_s, eta_s);
+    // The plan's clock starts with its first idle bracket: the child's start-up (loading its
+    // jobs) is not in the plan, and counting it would make the ETA run out early.
+    std::optional<double> since_first_idle_s;
+    if (plan_t0_ns_ > 0)
+        since_first_idle_s = double(monotonicNs() - plan_t0_ns_) / 1e9;
+    const PlanProgress progress = planProgress(p, since_first_idle_s, busy_s);
+    status_->setProgress(progress.fraction, elapsed_s, progress.remaining_s);
 }
 
 Status MeasurePage::openRecord(const QString& path)

@@ -81,6 +81,7 @@ private:
     Record base_;  // the plan's figures, shown before the session's record arrives
     std::int64_t origin_ns_ = 0;
     std::int64_t busy_t0_ns_ = 0;
+    std::int64_t plan_t0_ns_ = 0;  // when the first idle bracket began (0: the child is starting)
     bool busy_ = false;
     int rounds_done_ = 0;
     QString phase_text_;
