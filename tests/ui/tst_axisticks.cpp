@@ -35,12 +35,26 @@ private slots:
         QCOMPARE(decimalsFor(0.02), 2);
         QCOMPARE(labelFormat(0.02), QStringLiteral("%.2f"));
     }
+    void labelsThatFit()
+    {
+        QCOMPARE(intervalsThatFit(140.0, 25.5), 5);
+        QCOMPARE(intervalsThatFit(10.0, 25.5), 1);    // one interval at least
+        QVERIFY(intervalsThatFit(0.0, 25.5) > 1000);  // not laid out yet: no limit
+        // 13.7..39.4 W at step 2: 12..40, 14 intervals; at 5: 10..40, 6; at 10: 10..40, 3.
+        QCOMPARE(coarsenToFit(13.7, 39.4, 2.0, 6), 5.0);
+        QCOMPARE(coarsenToFit(13.7, 39.4, 2.0, 5), 10.0);
+        // 0..20 at step 5 is 4 intervals; room for 3 gives 10 (0, 10, 20).
+        QCOMPARE(coarsenToFit(0.0, 20.0, 5.0, 3), 10.0);
+        QCOMPARE(coarsenToFit(0.0, 20.0, 5.0, 4), 5.0);    // fits already: unchanged
+        QCOMPARE(coarsenToFit(0.61, 0.67, 0.01, 1), 0.1);  // [0.6, 0.7]: one interval
+        QCOMPARE(verticalLabelPx(15.0), 25.5);
+    }
     void pixels()
     {
-        QCOMPARE(toPixel(5.0, 0.0, 10.0, 100.0, 200.0), 200.0);   // x: half way along
-        QCOMPARE(toPixel(0.0, 0.0, 10.0, 300.0, -200.0), 300.0);  // y: the bottom edge
-        QCOMPARE(toPixel(10.0, 0.0, 10.0, 300.0, -200.0), 100.0); // y: the top edge
-        QCOMPARE(toPixel(3.0, 3.0, 3.0, 7.0, 50.0), 7.0);         // an empty span does not divide by 0
+        QCOMPARE(toPixel(5.0, 0.0, 10.0, 100.0, 200.0), 200.0);    // x: half way along
+        QCOMPARE(toPixel(0.0, 0.0, 10.0, 300.0, -200.0), 300.0);   // y: the bottom edge
+        QCOMPARE(toPixel(10.0, 0.0, 10.0, 300.0, -200.0), 100.0);  // y: the top edge
+        QCOMPARE(toPixel(3.0, 3.0, 3.0, 7.0, 50.0), 7.0);          // an empty span does not divide by 0
     }
 };
 

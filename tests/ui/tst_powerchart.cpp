@@ -48,6 +48,7 @@ private slots:
     void freezeHoldsThePicture();
     void hoverNamesTheSample();
     void wheelDragAndDoubleClick();
+    void shortPlotGetsFewerTicks();
     void exportsPngAndSvg();
     void onlyOneFileIncludesQtCharts();
 
@@ -85,6 +86,30 @@ void TestPowerChart::handsFewPointsWhateverTheHistory()
         QCOMPARE(a, 0.0);
         QCOMPARE(b, double(n) * 0.1);  // following: the whole run
     }
+}
+
+void TestPowerChart::shortPlotGetsFewerTicks()
+{
+    // 5..80 W: about six ticks when tall; short, every label would crowd (Qt Charts then shows
+    // "…" for all of them), so the step grows until each label has its line of room.
+    auto store = std::make_shared<SampleStore>();
+    store->appendBatch(samples(0, 3000, 1000, 2000));
+    chart_->setSource(store, kOrigin, false);
+    QTest::qWait(3 * PowerChart::kRedrawIntervalMs);
+    auto intervals = [&] {
+        const auto [lo, hi] = chart_->yRange();
+        return (hi - lo) / chart_->yTickStep();
+    };
+    const double tall = intervals();
+    QVERIFY2(tall >= 5, qPrintable(QString::number(tall)));
+    chart_->resize(900, 150);
+    QTest::qWait(3 * PowerChart::kRedrawIntervalMs);
+    const double shortIntervals = intervals();
+    QVERIFY2(shortIntervals < tall && shortIntervals <= 3.0 + 1e-9,
+             qPrintable(QStringLiteral("%1 then %2").arg(tall).arg(shortIntervals)));
+    chart_->resize(900, 420);  // and back
+    QTest::qWait(3 * PowerChart::kRedrawIntervalMs);
+    QCOMPARE(intervals(), tall);
 }
 
 void TestPowerChart::keepsExtremesVisible()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace jb::ticks {
 
@@ -42,6 +43,29 @@ int decimalsFor(double step)
 QString labelFormat(double step)
 {
     return QStringLiteral("%.") + QString::number(decimalsFor(step)) + QStringLiteral("f");
+}
+
+int intervalsThatFit(double extent_px, double label_px)
+{
+    if (!(extent_px > 0) || !(label_px > 0))
+        return std::numeric_limits<int>::max();
+    return std::max(1, int(std::floor(extent_px / label_px)));
+}
+
+double coarsenToFit(double lo, double hi, double step, int max_intervals)
+{
+    if (!usable(step) || !std::isfinite(lo) || !std::isfinite(hi) || hi < lo)
+        return step;
+    max_intervals = std::max(1, max_intervals);
+    auto intervals = [&](double s) { return std::ceil(hi / s - 1e-9) - std::floor(lo / s + 1e-9); };
+    for (int guard = 0; guard < 64 && intervals(step) > max_intervals; ++guard)
+        step = stepAtLeast(step * 1.000001);
+    return step;
+}
+
+double verticalLabelPx(double font_height_px)
+{
+    return 1.7 * font_height_px;
 }
 
 double toPixel(double v, double min, double max, double p0, double extent)

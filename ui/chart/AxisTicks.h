@@ -15,6 +15,16 @@ int decimalsFor(double step);
 // A printf format for QValueAxis::setLabelFormat, e.g. "%.2f".
 QString labelFormat(double step);
 
+// The most intervals an axis `extent_px` long can label when each label needs `label_px`: Qt
+// Charts drops or elides labels that crowd ("…" for every one of them). An axis not laid out
+// yet (extent_px <= 0) or no label size: no limit.
+int intervalsThatFit(double extent_px, double label_px);
+// `step`, made coarser (1, 2, 5 x 10^n) until [lo, hi] rounded outwards to it spans at most
+// max_intervals steps (at least one).
+double coarsenToFit(double lo, double hi, double step, int max_intervals);
+// The room a label of a vertical axis needs: its font's line height and a gap.
+double verticalLabelPx(double font_height_px);
+
 // Where value v falls on an axis showing [min, max] drawn from pixel p0 over `extent` pixels
 // (a negative extent for a y axis drawn upwards from its bottom edge).
 double toPixel(double v, double min, double max, double p0, double extent);

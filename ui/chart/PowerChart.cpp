@@ -7,12 +7,13 @@
 #include "sampling/SampleStore.h"
 
 #include <QBuffer>
+#include <QElapsedTimer>
+#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSvgGenerator>
-#include <QElapsedTimer>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -91,7 +92,7 @@ struct PowerChart::Impl {
     std::optional<std::int64_t> frozen_end_ns;
     double view0 = 0, view1 = kFollowMinSpanS;
     double min_span = kFollowMinSpanS;
-    bool dirty = true;  // the view changed (user, layout, new source): redraw at the next tick
+    bool dirty = true;   // the view changed (user, layout, new source): redraw at the next tick
     bool stale = false;  // the data or overlays changed: redraw at the live pace
     QElapsedTimer since_redraw;
     bool applying = false;  // our own axis changes, not the user's
@@ -386,6 +387,11 @@ std::pair<double, double> PowerChart::yRange() const
     return {d->ay->min(), d->ay->max()};
 }
 
+double PowerChart::yTickStep() const
+{
+    return d->ay->tickInterval();
+}
+
 void PowerChart::Impl::redraw()
 {
     ++redraws;
@@ -481,7 +487,10 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
     }
     lo -= span * 0.08;
     hi += span * 0.08;
-    const double ystep = niceStep((hi - lo) / 6.0);
+    // About six ticks, fewer where the plot is too short to label them all.
+    const int fit = ticks::intervalsThatFit(chart->plotArea().height(),
+                                            ticks::verticalLabelPx(QFontMetricsF(ay->labelsFont()).height()));
+    const double ystep = ticks::coarsenToFit(lo, hi, niceStep((hi - lo) / 6.0), fit);
     lo = std::floor(lo / ystep) * ystep;
     hi = std::ceil(hi / ystep) * ystep;
     const double xstep = niceStep((view1 - view0) / 8.0);

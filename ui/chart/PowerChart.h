@@ -85,6 +85,7 @@ public:
     int columns() const;     // decimation columns: one per two pixels of the plot area
     std::int64_t redrawCount() const;
     std::pair<double, double> yRange() const;
+    double yTickStep() const;
 
     // The sample whose midpoint lies nearest to t_s (what hovering shows).
     std::optional<PlotPoint> sampleNear(double t_s) const;

@@ -7,6 +7,7 @@
 #include "record/AtomicWrite.h"
 
 #include <QBuffer>
+#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace jb {
@@ -62,7 +64,33 @@ struct RoundChart::Impl {
     };
     std::vector<Scatter> scatters;
 
+    // The values' range, padded (none: nothing shown); the y axis is fitted to it and to the
+    // plot's height, again whenever the plot is resized.
+    std::optional<std::pair<double, double>> y_range;
+    bool fitting = false;
+
     explicit Impl(RoundChart* owner) : q(owner) {}
+
+    void fitYAxis()
+    {
+        if (!y_range || fitting)
+            return;
+        fitting = true;
+        auto [lo, hi] = *y_range;
+        // About six ticks, fewer where the plot is too short to label them all.
+        const int fit = ticks::intervalsThatFit(
+            chart->plotArea().height(), ticks::verticalLabelPx(QFontMetricsF(ay->labelsFont()).height()));
+        const double ystep = ticks::coarsenToFit(lo, hi, niceStep((hi - lo) / 6.0), fit);
+        lo = std::floor(lo / ystep) * ystep;
+        hi = std::ceil(hi / ystep) * ystep;
+        if (ay->min() != lo || ay->max() != hi)
+            ay->setRange(lo, hi);
+        ay->setTickAnchor(0.0);
+        if (ay->tickInterval() != ystep)
+            ay->setTickInterval(ystep);
+        ay->setLabelFormat(labelFormat(ystep));
+        fitting = false;
+    }
 
     QRectF plotInScene() const { return chart->mapToScene(chart->plotArea()).boundingRect(); }
     double xAt(double x) const
@@ -151,6 +179,7 @@ RoundChart::RoundChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Im
     }
     d->chart->addAxis(d->ax, Qt::AlignBottom);
     d->chart->addAxis(d->ay, Qt::AlignLeft);
+    connect(d->chart, &QChart::plotAreaChanged, this, [this] { d->fitYAxis(); });
 
     d->view = new View(d->chart, d.get());
     d->view->setRenderHint(QPainter::Antialiasing);
@@ -175,6 +204,7 @@ void RoundChart::clear(const QString& placeholder)
 {
     d->removeAll();
     d->series.clear();
+    d->y_range.reset();
     d->placeholder->setText(placeholder);
     d->placeholder->setVisible(true);
     d->ax->setRange(0.5, 1.5);
@@ -279,13 +309,8 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
         span = std::max(std::abs(hi) * 0.1, 1e-9);
     lo -= span * 0.08;
     hi += span * 0.08;
-    const double ystep = niceStep((hi - lo) / 6.0);
-    lo = std::floor(lo / ystep) * ystep;
-    hi = std::ceil(hi / ystep) * ystep;
-    d->ay->setRange(lo, hi);
-    d->ay->setTickAnchor(0.0);
-    d->ay->setTickInterval(ystep);
-    d->ay->setLabelFormat(labelFormat(ystep));
+    d->y_range = std::pair{lo, hi};
+    d->fitYAxis();
     d->ay->setTitleText(yTitle);
     // About six labels: a narrow side panel cannot fit one per round.
     const double xstep = std::max(1.0, niceStep(maxRound / 6.0));

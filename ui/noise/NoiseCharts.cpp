@@ -7,6 +7,7 @@
 #include "common/VerdictStyle.h"
 #include "noise/NoiseMath.h"
 
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QStackedLayout>
 #include <QtCharts/QAreaSeries>
@@ -99,14 +100,18 @@ struct Box {
 constexpr auto niceStep = ticks::stepAtLeast;  // never more ticks than asked for
 constexpr auto formatFor = ticks::labelFormat;
 
-// A linear axis over [lo, hi] with about `ticks` nice ticks.
-void niceRange(QValueAxis* a, double lo, double hi, int ticks = 5)
+// A linear axis over [lo, hi] with about `ticks` nice ticks; a vertical one `height_px` tall
+// (0: not laid out yet) gets fewer where they would crowd. The charts are rebuilt with each
+// update of the page, so a resize is caught at the next one.
+void niceRange(QValueAxis* a, double lo, double hi, int ticks = 5, double height_px = 0)
 {
     if (!(hi > lo)) {
         lo -= 0.5;
         hi += 0.5;
     }
-    const double step = niceStep((hi - lo) / ticks);
+    const int fit = ticks::intervalsThatFit(height_px,
+                                            ticks::verticalLabelPx(QFontMetricsF(a->labelsFont()).height()));
+    const double step = ticks::coarsenToFit(lo, hi, niceStep((hi - lo) / ticks), fit);
     lo = std::floor(lo / step) * step;
     hi = std::ceil(hi / step) * step;
     a->setRange(lo, hi);
@@ -202,7 +207,7 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
     b.attach(bars, ax, ay);
     b.attach(fit, ax, ay);
     niceRange(ax, lo, hi, 6);
-    niceRange(ay, 0, std::max(double(maxCount), d->fit_peak) * 1.08, 4);
+    niceRange(ay, 0, std::max(double(maxCount), d->fit_peak) * 1.08, 4, b.chart->plotArea().height());
     ay->setLabelFormat(QStringLiteral("%.0f"));
     b.chart->legend()->show();
     b.chart->legend()->setAlignment(Qt::AlignTop);
@@ -440,7 +445,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
             m->setVisible(false);
     }
     const double pad = std::max(1e-3, (hi - lo) * 0.08);
-    niceRange(ay, lo - (lo < 0 ? pad : 0), hi + pad, 5);
+    niceRange(ay, lo - (lo < 0 ? pad : 0), hi + pad, 5, b.chart->plotArea().height());
     niceRange(ax, x0, x1, std::min(10, last - first + 2));
     ax->setRange(x0, x1);
     ax->setTickAnchor(first);
