@@ -2,6 +2,7 @@
 // `joulebench-cli jobs status FILE` prints every job's state as it is on disk.
 #include "CliCommon.h"
 #include "Commands.h"
+#include "base/StopSignals.h"
 
 #include "jobs/JobFile.h"
 #include "jobs/JobQueue.h"
@@ -9,11 +10,7 @@
 #include "jobs/RunFolders.h"
 
 #include <QCoreApplication>
-#include <QSocketNotifier>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -39,15 +36,6 @@ QString energyField(const jb::JobManifest& m, const char* key)
     if (it == counters.end() || !it->contains(key) || !(*it)[key].is_number())
         return QStringLiteral("-");
     return fixed((*it)[key].get<double>(), 1);
-}
-
-// SIGINT/SIGTERM cancel the queue (running jobs are ended and recorded) instead of killing the
-// driver and leaving orphans: the handler writes to a pipe the event loop watches.
-int g_signal_pipe[2] = {-1, -1};
-void onSignal(int)
-{
-    const char c = 1;
-    [[maybe_unused]] const auto n = ::write(g_signal_pipe[1], &c, 1);
 }
 
 int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFile& file_in)
@@ -121,26 +109,16 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
         QCoreApplication::exit(exit_code);
     });
 
-    std::unique_ptr<QSocketNotifier> notifier;
-    if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) == 0) {
-        notifier = std::make_unique<QSocketNotifier>(g_signal_pipe[0], QSocketNotifier::Read);
-        QObject::connect(notifier.get(), &QSocketNotifier::activated, [&] {
-            char buf[16];
-            while (::read(g_signal_pipe[0], buf, sizeof buf) > 0) {}
-            err() << command << ": stopping: ending the running jobs (their manifests say cancelled)"
-                  << Qt::endl;
-            queue.cancel();
-        });
-        struct sigaction sa {};
-        sa.sa_handler = onSignal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, nullptr);
-        sigaction(SIGTERM, &sa, nullptr);
-    }
+    // SIGINT, SIGTERM and SIGHUP cancel the queue (running jobs are ended and recorded)
+    // instead of killing the driver and leaving orphans.
+    jb::StopSignals stops;
+    QObject::connect(&stops, &jb::StopSignals::caught, [&](int signo) {
+        err() << command << ": " << jb::StopSignals::name(signo)
+              << ": stopping: ending the running jobs (their manifests say cancelled)" << Qt::endl;
+        queue.cancel();
+    });
     queue.start();
     QCoreApplication::exec();
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     return exit_code;
 }
 

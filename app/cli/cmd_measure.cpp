@@ -2,6 +2,7 @@
 // flags. Per-round lines on stderr, the record on stdout (or --out, written atomically).
 #include "CliCommon.h"
 #include "Commands.h"
+#include "base/StopSignals.h"
 #include "record/AtomicWrite.h"
 #include "record/RecordJson.h"
 #include "session/RoundLine.h"
@@ -11,23 +12,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSocketNotifier>
 
-#include <csignal>
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace jbcli {
 
 namespace {
-
-int g_signal_fd[2] = {-1, -1};
-
-void onSignal(int)
-{
-    const char c = 1;
-    [[maybe_unused]] auto n = ::write(g_signal_fd[1], &c, 1);
-}
 
 QCommandLineOption opt(const char* name, const char* help, const char* value = nullptr)
 {
@@ -169,22 +158,11 @@ int cmdMeasure(const QStringList& args)
         QCoreApplication::exit(exitCode);
     });
 
-    // Ctrl-C and SIGTERM end the child and write the partial record.
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signal_fd) == 0) {
-        auto* notifier = new QSocketNotifier(g_signal_fd[0], QSocketNotifier::Read, &session);
-        QObject::connect(notifier, &QSocketNotifier::activated, &session, [&session] {
-            char c;
-            [[maybe_unused]] auto n = ::read(g_signal_fd[0], &c, 1);
-            session.abort(QStringLiteral("interrupted by a signal"));
-        });
-        struct sigaction sa {};
-        sa.sa_handler = onSignal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
-        sigaction(SIGINT, &sa, nullptr);
-        sigaction(SIGTERM, &sa, nullptr);
-        sigaction(SIGHUP, &sa, nullptr);
-    }
+    // Ctrl-C, SIGTERM and SIGHUP end the child and write the partial record.
+    jb::StopSignals stops;
+    QObject::connect(&stops, &jb::StopSignals::caught, &session, [&session](int signo) {
+        session.abort(QStringLiteral("interrupted by a signal (%1)").arg(jb::StopSignals::name(signo)));
+    });
     QMetaObject::invokeMethod(&session, &jb::Session::start, Qt::QueuedConnection);
     QCoreApplication::exec();
     return exitCode;

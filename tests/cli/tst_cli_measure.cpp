@@ -186,7 +186,7 @@ private slots:
         QCOMPARE(p.exitCode(), 1);
         const auto rec = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
         QCOMPARE(QString::fromStdString(rec["status"].get<std::string>()), QStringLiteral("aborted"));
-        QVERIFY(QString::fromStdString(rec["error"].get<std::string>()).contains(QStringLiteral("signal")));
+        QVERIFY(QString::fromStdString(rec["error"].get<std::string>()).contains(QStringLiteral("signal (SIGTERM)")));
         QVERIFY(rec["rounds"].size() >= 2);
     }
 
