@@ -220,9 +220,16 @@ void MainWindow::exportDialog(const QString& title, const QString& filter, const
         showError(tr("Cannot export"), error);
 }
 
+void MainWindow::closeForSignal(const QString& signalName)
+{
+    closeReason_ = tr("JouleBench received %1 during the run").arg(signalName);
+    close();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e)
 {
-    if (const QString busy = busyElsewhere ? busyElsewhere() : QString(); !busy.isEmpty()) {
+    const bool ask = closeReason_.isEmpty();
+    if (const QString busy = ask && busyElsewhere ? busyElsewhere() : QString(); !busy.isEmpty()) {
         if (QMessageBox::question(this, tr("Close JouleBench?"), busy, QMessageBox::Yes | QMessageBox::Cancel,
                                   QMessageBox::Cancel) != QMessageBox::Yes) {
             e->ignore();
@@ -235,11 +242,11 @@ void MainWindow::closeEvent(QCloseEvent* e)
         return;
     }
     e->ignore();
-    if (closeAfterRun_ || !confirmStopRun || !confirmStopRun())
+    if (closeAfterRun_ || (ask && (!confirmStopRun || !confirmStopRun())))
         return;
     // Stop the child, save what was measured, then close (readyToClose).
     closeAfterRun_ = true;
-    measure_->stopForClose();
+    measure_->stopForClose(closeReason_);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e)

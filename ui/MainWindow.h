@@ -35,6 +35,10 @@ public:
     // user, or empty when nothing runs. The window asks it before closing.
     std::function<QString()> busyElsewhere;
     void showPage(QWidget* page);
+    // A stop signal (SIGTERM from a logout or `kill`, SIGINT, SIGHUP; the GUI's main routes
+    // them here): close without asking. A run is ended and what it measured is saved first,
+    // as when the window is closed; running GPU jobs are ended and recorded.
+    void closeForSignal(const QString& signalName);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -59,6 +63,7 @@ private:
     QAction* start_ = nullptr;
     QAction* stop_ = nullptr;
     bool closeAfterRun_ = false;
+    QString closeReason_;  // set: a signal closes the window, nobody is asked
 };
 
 }  // namespace jb

@@ -3,8 +3,10 @@
 // `joulebench [RECORD...]` opens records in the Inspector; `--start` presses Start once the
 // window is up (with the form's remembered values, or the first-start demo run), which is what
 // packaging/screenshots.sh uses; `--page NAME` shows a page first. On start, journals that a
-// crashed run left beside the records are rebuilt into aborted records and opened.
+// crashed run left beside the records are rebuilt into aborted records and opened. SIGTERM,
+// SIGINT and SIGHUP end a run and save it before the window closes.
 #include "MainWindow.h"
+#include "base/StopSignals.h"
 #include "base/Version.h"
 #include "common/JournalRecovery.h"
 #include "common/RecentFiles.h"
@@ -78,6 +80,11 @@ int main(int argc, char** argv)
                                              "say 'cancelled'. Close anyway?")
                                : QString();
     };
+    // SIGTERM (a logout, `kill`), SIGINT and SIGHUP close the window without asking: a run is
+    // ended and what it measured saved first, so no journal is left to recover.
+    jb::StopSignals stops;
+    QObject::connect(&stops, &jb::StopSignals::caught, &window,
+                     [&window](int signo) { window.closeForSignal(jb::StopSignals::name(signo)); });
     window.show();
 
     QStringList open = records;

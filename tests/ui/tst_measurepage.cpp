@@ -103,6 +103,7 @@ private slots:
     void savedRecordMatchesTheCli();
     void stopMidRoundKeepsTheRoundsDone();
     void closingTheWindowAsksStopsAndSaves();
+    void aSignalClosesWithoutAskingAndSaves();
     void destroyingThePageMidRunEndsTheChild();
 
 private:
@@ -342,6 +343,40 @@ void TestMeasurePage::closingTheWindowAsksStopsAndSaves()
     QVERIFY(r.isAborted());
     QVERIFY(QString::fromStdString(r.error.value_or("")).contains(QStringLiteral("window was closed")));
     QVERIFY(QFileInfo::exists(finished[0][1].toString()));
+}
+
+void TestMeasurePage::aSignalClosesWithoutAskingAndSaves()
+{
+    jb::MainWindow w;
+    int asked = 0;
+    w.confirmStopRun = [&] {
+        ++asked;
+        return false;  // a user would say no; a signal does not ask
+    };
+    w.busyElsewhere = [&] {
+        ++asked;
+        return QStringLiteral("jobs are running");
+    };
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    jb::MeasurePage* page = w.measurePage();
+    const QString marker = dir_.filePath(QStringLiteral("signal.flag"));
+    page->form()->applyPlan(smallPlan(3, 400, marker));
+    QSignalSpy phases(page->controller(), &jb::RunController::phase);
+    QSignalSpy finished(page, &jb::MeasurePage::runFinished);
+    page->start();
+    QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);  // round 1 is busy
+
+    w.closeForSignal(QStringLiteral("SIGTERM"));
+    QVERIFY(finished.wait(20000));
+    QTRY_VERIFY(!w.isVisible());
+    QCOMPARE(asked, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);
+    const auto r = finished[0][0].value<jb::Record>();
+    QVERIFY(r.isAborted());
+    QVERIFY2(QString::fromStdString(r.error.value_or("")).contains(QStringLiteral("SIGTERM")),
+             r.error.value_or("").c_str());
+    QVERIFY(QFileInfo::exists(finished[0][1].toString()));  // saved, not left to a journal
 }
 
 void TestMeasurePage::destroyingThePageMidRunEndsTheChild()

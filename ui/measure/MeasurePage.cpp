@@ -154,7 +154,7 @@ void MeasurePage::stop()
     updateStatus();
 }
 
-void MeasurePage::stopForClose()
+void MeasurePage::stopForClose(const QString& reason)
 {
     closing_ = true;
     if (!running()) {
@@ -162,7 +162,7 @@ void MeasurePage::stopForClose()
         return;
     }
     phase_text_ = tr("stopping…");
-    controller_->abort(QStringLiteral("the window was closed during the run"));
+    controller_->abort(reason.isEmpty() ? QStringLiteral("the window was closed during the run") : reason);
 }
 
 void MeasurePage::onStarted(qint64 origin_ns, const QStringList& counters)

@@ -47,7 +47,7 @@ public:
     QString exportTitle() const;
 
     // The window is closing during a run: end it, save what it measured, then readyToClose().
-    void stopForClose();
+    void stopForClose(const QString& reason = {});  // reason: the record's error (a default if empty)
 
 public slots:
     void start();
