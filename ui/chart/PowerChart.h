@@ -48,7 +48,7 @@ class PowerChart : public QWidget {
 public:
     static constexpr int kRedrawIntervalMs = 40;  // at most 25 redraws a second
     // A live run's new samples and overlays are drawn at most this often (user actions at once).
-    static constexpr int kLivePaceMs = 200;
+    static constexpr int kLivePaceMs = 300;
 
     explicit PowerChart(QWidget* parent = nullptr);
     ~PowerChart() override;

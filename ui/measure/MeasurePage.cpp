@@ -63,7 +63,9 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     connect(controller_, &RunController::warning, this, &MeasurePage::onWarning);
     connect(controller_, &RunController::finished, this, &MeasurePage::onFinished);
     connect(view_, &RecordView::counterChanged, this, &MeasurePage::updateStatus);
-    statusTimer_.setInterval(250);
+    // Elapsed time, ETA and sampler figures once a second (they are shown in seconds; phase
+    // changes update the line at once): each update repaints the status bar.
+    statusTimer_.setInterval(1000);
     connect(&statusTimer_, &QTimer::timeout, this, &MeasurePage::updateStatus);
 
     form_->loadSettings();
