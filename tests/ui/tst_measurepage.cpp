@@ -113,6 +113,16 @@ private:
     };
     // Clicks Start with `plan` in the form and waits for the run's end.
     Run runToEnd(jb::MeasurePage& page, const jb::Plan& plan);
+    // Shows the window, starts a 3-round run whose child keeps the file `name` (in the test's
+    // folder) while it lives, and waits until round 1 is busy.
+    struct WindowRun {
+        QString marker;
+        std::unique_ptr<QSignalSpy> finished;
+    };
+    WindowRun startInWindow(jb::MainWindow& w, const QString& name);
+    // The window closed after the run ended: the child is gone, and the aborted record, whose
+    // error contains `why`, was saved.
+    void expectClosedAndSaved(jb::MainWindow& w, WindowRun& run, const QString& why);
 
     QTemporaryDir dir_;
 };
@@ -309,6 +319,32 @@ void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
     QVERIFY(loaded->samplesOf("sim") && !loaded->samplesOf("sim")->empty());
 }
 
+TestMeasurePage::WindowRun TestMeasurePage::startInWindow(jb::MainWindow& w, const QString& name)
+{
+    WindowRun run;
+    w.show();
+    [&] { QVERIFY(QTest::qWaitForWindowExposed(&w)); }();
+    jb::MeasurePage* page = w.measurePage();
+    run.marker = dir_.filePath(name);
+    page->form()->applyPlan(smallPlan(3, 400, run.marker));
+    QSignalSpy phases(page->controller(), &jb::RunController::phase);
+    run.finished = std::make_unique<QSignalSpy>(page, &jb::MeasurePage::runFinished);
+    page->start();
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000); }();  // round 1 is busy
+    return run;
+}
+
+void TestMeasurePage::expectClosedAndSaved(jb::MainWindow& w, WindowRun& run, const QString& why)
+{
+    QVERIFY(run.finished->count() == 1 || run.finished->wait(20000));
+    QTRY_VERIFY(!w.isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(run.marker), 5000);
+    const auto r = run.finished->at(0).at(0).value<jb::Record>();
+    QVERIFY(r.isAborted());
+    QVERIFY2(QString::fromStdString(r.error.value_or("")).contains(why), r.error.value_or("").c_str());
+    QVERIFY(QFileInfo::exists(run.finished->at(0).at(1).toString()));  // saved, not left to a journal
+}
+
 void TestMeasurePage::closingTheWindowAsksStopsAndSaves()
 {
     jb::MainWindow w;
@@ -318,31 +354,19 @@ void TestMeasurePage::closingTheWindowAsksStopsAndSaves()
         ++asked;
         return answer;
     };
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    jb::MeasurePage* page = w.measurePage();
-    const QString marker = dir_.filePath(QStringLiteral("close.flag"));
-    page->form()->applyPlan(smallPlan(3, 400, marker));
-    QSignalSpy phases(page->controller(), &jb::RunController::phase);
-    QSignalSpy finished(page, &jb::MeasurePage::runFinished);
-    page->start();
-    QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);  // round 1 is busy
+    WindowRun run = startInWindow(w, QStringLiteral("close.flag"));
+    if (QTest::currentTestFailed())
+        return;
 
     QVERIFY(!w.close());  // "no": the run goes on
     QCOMPARE(asked, 1);
-    QVERIFY(page->running());
+    QVERIFY(w.measurePage()->running());
     QVERIFY(w.isVisible());
 
     answer = true;
     QVERIFY(!w.close());  // the window waits for the run to end and be saved
     QCOMPARE(asked, 2);
-    QVERIFY(finished.wait(20000));
-    QTRY_VERIFY(!w.isVisible());
-    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);
-    const auto r = finished[0][0].value<jb::Record>();
-    QVERIFY(r.isAborted());
-    QVERIFY(QString::fromStdString(r.error.value_or("")).contains(QStringLiteral("window was closed")));
-    QVERIFY(QFileInfo::exists(finished[0][1].toString()));
+    expectClosedAndSaved(w, run, QStringLiteral("window was closed"));
 }
 
 void TestMeasurePage::aSignalClosesWithoutAskingAndSaves()
@@ -357,26 +381,13 @@ void TestMeasurePage::aSignalClosesWithoutAskingAndSaves()
         ++asked;
         return QStringLiteral("jobs are running");
     };
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    jb::MeasurePage* page = w.measurePage();
-    const QString marker = dir_.filePath(QStringLiteral("signal.flag"));
-    page->form()->applyPlan(smallPlan(3, 400, marker));
-    QSignalSpy phases(page->controller(), &jb::RunController::phase);
-    QSignalSpy finished(page, &jb::MeasurePage::runFinished);
-    page->start();
-    QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);  // round 1 is busy
+    WindowRun run = startInWindow(w, QStringLiteral("signal.flag"));
+    if (QTest::currentTestFailed())
+        return;
 
     w.closeForSignal(QStringLiteral("SIGTERM"));
-    QVERIFY(finished.wait(20000));
-    QTRY_VERIFY(!w.isVisible());
+    expectClosedAndSaved(w, run, QStringLiteral("SIGTERM"));
     QCOMPARE(asked, 0);
-    QTRY_VERIFY_WITH_TIMEOUT(!childAlive(marker), 5000);
-    const auto r = finished[0][0].value<jb::Record>();
-    QVERIFY(r.isAborted());
-    QVERIFY2(QString::fromStdString(r.error.value_or("")).contains(QStringLiteral("SIGTERM")),
-             r.error.value_or("").c_str());
-    QVERIFY(QFileInfo::exists(finished[0][1].toString()));  // saved, not left to a journal
 }
 
 void TestMeasurePage::destroyingThePageMidRunEndsTheChild()
