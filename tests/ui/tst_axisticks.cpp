@@ -49,6 +49,19 @@ private slots:
         QCOMPARE(coarsenToFit(0.61, 0.67, 0.01, 1), 0.1);  // [0.6, 0.7]: one interval
         QCOMPARE(verticalLabelPx(15.0), 25.5);
     }
+    void scales()
+    {
+        // Rounded outwards to the step; a tall axis keeps it, a 140 px one in a 15 px font
+        // (room for 5 intervals) gets 10 W ticks.
+        const Scale tall = fitScale(13.7, 39.4, 5.0, 600.0, 15.0);
+        QCOMPARE(tall.lo, 10.0);
+        QCOMPARE(tall.hi, 40.0);
+        QCOMPARE(tall.step, 5.0);
+        const Scale short_ = fitScale(13.7, 39.4, 5.0, 140.0, 15.0);
+        QCOMPARE(short_.step, 10.0);
+        QCOMPARE(short_.hi, 40.0);
+        QCOMPARE(fitScale(13.7, 39.4, 5.0).step, 5.0);  // not laid out: no limit
+    }
     void pixels()
     {
         QCOMPARE(toPixel(5.0, 0.0, 10.0, 100.0, 200.0), 200.0);    // x: half way along

@@ -68,6 +68,12 @@ double verticalLabelPx(double font_height_px)
     return 1.7 * font_height_px;
 }
 
+Scale fitScale(double lo, double hi, double step, double height_px, double font_height_px)
+{
+    step = coarsenToFit(lo, hi, step, intervalsThatFit(height_px, verticalLabelPx(font_height_px)));
+    return {std::floor(lo / step) * step, std::ceil(hi / step) * step, step};
+}
+
 double toPixel(double v, double min, double max, double p0, double extent)
 {
     const double span = max - min;

@@ -25,6 +25,16 @@ double coarsenToFit(double lo, double hi, double step, int max_intervals);
 // The room a label of a vertical axis needs: its font's line height and a gap.
 double verticalLabelPx(double font_height_px);
 
+// A linear axis' range and tick step.
+struct Scale {
+    double lo = 0, hi = 1, step = 1;
+};
+// [lo, hi] rounded outwards to `step`, made coarser where a vertical axis `height_px` tall
+// cannot label every tick in a font `font_height_px` high (the three rules above, in the
+// order every chart adapter needs them). height_px <= 0 (a horizontal axis, or one not laid
+// out yet): `step` as it is.
+Scale fitScale(double lo, double hi, double step, double height_px = 0, double font_height_px = 0);
+
 // Where value v falls on an axis showing [min, max] drawn from pixel p0 over `extent` pixels
 // (a negative extent for a y axis drawn upwards from its bottom edge).
 double toPixel(double v, double min, double max, double p0, double extent);

@@ -488,11 +488,8 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
     lo -= span * 0.08;
     hi += span * 0.08;
     // About six ticks, fewer where the plot is too short to label them all.
-    const int fit = ticks::intervalsThatFit(chart->plotArea().height(),
-                                            ticks::verticalLabelPx(QFontMetricsF(ay->labelsFont()).height()));
-    const double ystep = ticks::coarsenToFit(lo, hi, niceStep((hi - lo) / 6.0), fit);
-    lo = std::floor(lo / ystep) * ystep;
-    hi = std::ceil(hi / ystep) * ystep;
+    const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0), chart->plotArea().height(),
+                                           QFontMetricsF(ay->labelsFont()).height());
     const double xstep = niceStep((view1 - view0) / 8.0);
     applying = true;
     // Each change makes the axis lay out its labels again, so change only what differs, and
@@ -513,7 +510,7 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
             a->setLabelFormat(format);
     };
     apply(ax, view0, view1, xstep);
-    apply(ay, lo, hi, ystep);
+    apply(ay, y.lo, y.hi, y.step);
     applying = false;
 }
 

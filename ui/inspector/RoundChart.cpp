@@ -76,19 +76,16 @@ struct RoundChart::Impl {
         if (!y_range || fitting)
             return;
         fitting = true;
-        auto [lo, hi] = *y_range;
+        const auto [lo, hi] = *y_range;
         // About six ticks, fewer where the plot is too short to label them all.
-        const int fit = ticks::intervalsThatFit(
-            chart->plotArea().height(), ticks::verticalLabelPx(QFontMetricsF(ay->labelsFont()).height()));
-        const double ystep = ticks::coarsenToFit(lo, hi, niceStep((hi - lo) / 6.0), fit);
-        lo = std::floor(lo / ystep) * ystep;
-        hi = std::ceil(hi / ystep) * ystep;
-        if (ay->min() != lo || ay->max() != hi)
-            ay->setRange(lo, hi);
+        const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0), chart->plotArea().height(),
+                                               QFontMetricsF(ay->labelsFont()).height());
+        if (ay->min() != y.lo || ay->max() != y.hi)
+            ay->setRange(y.lo, y.hi);
         ay->setTickAnchor(0.0);
-        if (ay->tickInterval() != ystep)
-            ay->setTickInterval(ystep);
-        ay->setLabelFormat(labelFormat(ystep));
+        if (ay->tickInterval() != y.step)
+            ay->setTickInterval(y.step);
+        ay->setLabelFormat(labelFormat(y.step));
         fitting = false;
     }
 

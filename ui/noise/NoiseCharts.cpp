@@ -100,25 +100,22 @@ struct Box {
 constexpr auto niceStep = ticks::stepAtLeast;  // never more ticks than asked for
 constexpr auto formatFor = ticks::labelFormat;
 
-// A linear axis over [lo, hi] with about `ticks` nice ticks; a vertical one `height_px` tall
+// A linear axis over [lo, hi] with about `wanted` nice ticks; a vertical one `height_px` tall
 // (0: not laid out yet) gets fewer where they would crowd. The charts are rebuilt with each
 // update of the page, so a resize is caught at the next one.
-void niceRange(QValueAxis* a, double lo, double hi, int ticks = 5, double height_px = 0)
+void niceRange(QValueAxis* a, double lo, double hi, int wanted = 5, double height_px = 0)
 {
     if (!(hi > lo)) {
         lo -= 0.5;
         hi += 0.5;
     }
-    const int fit = ticks::intervalsThatFit(height_px,
-                                            ticks::verticalLabelPx(QFontMetricsF(a->labelsFont()).height()));
-    const double step = ticks::coarsenToFit(lo, hi, niceStep((hi - lo) / ticks), fit);
-    lo = std::floor(lo / step) * step;
-    hi = std::ceil(hi / step) * step;
-    a->setRange(lo, hi);
+    const ticks::Scale s =
+        ticks::fitScale(lo, hi, niceStep((hi - lo) / wanted), height_px, QFontMetricsF(a->labelsFont()).height());
+    a->setRange(s.lo, s.hi);
     a->setTickType(QValueAxis::TicksDynamic);
-    a->setTickAnchor(lo);
-    a->setTickInterval(step);
-    a->setLabelFormat(formatFor(step));
+    a->setTickAnchor(s.lo);
+    a->setTickInterval(s.step);
+    a->setLabelFormat(formatFor(s.step));
 }
 
 // Whole decades around [lo, hi], so a log axis always shows labelled ticks.
