@@ -8,6 +8,7 @@
 #include "jobs/Subprocess.h"
 
 #include "JobsTestSupport.h"
+#include "../NeedTool.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -344,8 +345,7 @@ private Q_SLOTS:
 
     void dirtySourceIsRefusedAndCleanOneRecorded()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("git")).isEmpty())
-            QSKIP("git is not installed on this machine");
+        JB_NEED_TOOL("git", "git");
         Machine m;
         const std::string repo = m.gpus.root + "/src";
         fs::create_directories(repo);

@@ -4,6 +4,7 @@
 #include "jobs/Subprocess.h"
 
 #include "JobsTestSupport.h"
+#include "../NeedTool.h"
 
 #include <QCryptographicHash>
 #include <QStandardPaths>
@@ -48,8 +49,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("git")).isEmpty())
-            QSKIP("git is not installed on this machine");
+        JB_NEED_TOOL("git", "git");
     }
 
     void sha256OfText()
