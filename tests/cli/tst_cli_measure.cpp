@@ -158,6 +158,15 @@ private slots:
         QTest::newRow("out folder missing") << QStringList{QStringLiteral("measure"), QStringLiteral("--out"),
                                                            QStringLiteral("/nonexistent-folder/r.json"), QStringLiteral("--"), child}
                                             << QStringLiteral("the folder /nonexistent-folder does not exist");
+        QTest::newRow("negative idle-s") << QStringList{QStringLiteral("measure"), QStringLiteral("--idle-s"), QStringLiteral("-1"),
+                                                        QStringLiteral("--counter"), QStringLiteral("sim"), QStringLiteral("--"), child}
+                                         << QStringLiteral("--idle-s");
+        QTest::newRow("negative idle-s, = form") << QStringList{QStringLiteral("measure"), QStringLiteral("--idle-s=-0.5"),
+                                                                QStringLiteral("--"), child}
+                                                 << QStringLiteral("--idle-s");
+        QTest::newRow("negative idle-s, task only") << QStringList{QStringLiteral("measure"), QStringLiteral("--counter"), QStringLiteral("task"),
+                                                                   QStringLiteral("--idle-s"), QStringLiteral("-2"), QStringLiteral("--"), child}
+                                                    << QStringLiteral("--idle-s");
         QTest::newRow("unknown flag") << QStringList{QStringLiteral("measure"), QStringLiteral("--frobnicate"), QStringLiteral("--"), child}
                                       << QStringLiteral("frobnicate");
     }

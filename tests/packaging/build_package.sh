@@ -8,6 +8,7 @@ build=$2
 out=$3
 need dpkg-deb dpkg
 need dpkg-shlibdeps dpkg-dev
+need file file  # CPack finds the ELF files for dpkg-shlibdeps with it
 [ -f "$build/CPackConfig.cmake" ] || fail "$build/CPackConfig.cmake is missing: is packaging/ part of the build?"
 rm -rf "$out"
 mkdir -p "$out"
