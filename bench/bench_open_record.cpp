@@ -2,8 +2,10 @@
 // (tests/ui_inspector/MakeRecord.h) and written with the record room's writer (jb::dumpRecord)
 // into a temporary file; then, offscreen, the time from InspectorPage::openRecord to the tab
 // shown with its power chart drawn (load off the GUI thread, verify, record view, first
-// redraw and a paint of the whole page). The core reader (jb::loadRecord) is timed alongside.
-// Budget: under 1 s.
+// redraw and a paint of the whole page). The core reader (jb::loadRecord, the same reader), the
+// general JSON tree reader (jb::parseRecordTree) and `joulebench-cli verify` on the same file
+// (a process, start to exit) are timed alongside. Budgets: open under 1 s; the CLI's verify
+// within 1.5x of the Inspector's open.
 //   bench_open_record [--samples N] [--repeat R]   (default 1000000, 3)
 #include "../tests/ui_inspector/MakeRecord.h"
 #include "chart/PowerChart.h"
@@ -14,9 +16,11 @@
 #include "record/RecordJson.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -88,6 +92,11 @@ int main(int argc, char** argv)
         return 2;
     }
     std::printf("jb::loadRecord alone (the core reader, for comparison): %.0f ms\n", core_ms);
+    t.restart();
+    const auto tree = parseRecordTree(text);
+    std::printf("jb::parseRecordTree on the text (the general JSON tree, no samples scanner): %.0f ms\n", ms(t));
+    if (!tree)
+        return 2;
 
     std::vector<double> totals, reads, verifies, shows, draws;
     for (int k = 0; k < repeat; ++k) {
@@ -142,5 +151,28 @@ int main(int argc, char** argv)
         "median of %d: open -> drawn %.0f ms (read %.0f, verify %.0f, shown %.0f, draw %.0f); budget 1000 ms: %s\n",
         repeat, med, median(reads), median(verifies), median(shows), median(draws),
         med < 1000 ? "met" : "OVER");
+
+    // The CLI reads a record with the same reader: `verify` on the same file, start to exit.
+    const QString cli = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../bin/joulebench-cli"));
+    std::vector<double> clis;
+    for (int k = 0; k < repeat; ++k) {
+        QProcess p;
+        QElapsedTimer c;
+        c.start();
+        p.start(cli, {QStringLiteral("verify"), path});
+        if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit) {
+            std::fprintf(stderr, "%s verify did not finish: %s\n", qPrintable(cli), qPrintable(p.errorString()));
+            return 1;
+        }
+        clis.push_back(ms(c));
+        if (p.exitCode() != 0) {
+            std::fprintf(stderr, "%s verify exited %d:\n%s\n", qPrintable(cli), p.exitCode(),
+                         p.readAllStandardError().constData());
+            return 1;
+        }
+    }
+    const double cli_ms = median(clis);
+    std::printf("joulebench-cli verify on the same file, median of %d: %.0f ms = %.2fx the Inspector's open; budget 1.5x: %s\n",
+                repeat, cli_ms, cli_ms / med, cli_ms <= 1.5 * med ? "met" : "OVER");
     return 0;
 }

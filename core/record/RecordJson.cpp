@@ -1,5 +1,7 @@
 #include "record/RecordJson.h"
 
+#include "record/RecordLoad.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -847,12 +849,19 @@ Result<std::vector<Interval>> intervalsFromJson(const ojson& j, const std::strin
     }
 }
 
-Result<Record> parseRecord(std::string_view text)
+Result<Record> parseRecordTree(std::string_view text)
 {
     Result<ojson> j = parseJsonText(text);
     if (!j)
         return Error{j.error()};
     return recordFromJson(*j);
+}
+
+Result<Record> parseRecord(std::string_view text)
+{
+    if (std::optional<Record> fast = parseRecordFast(text))
+        return std::move(*fast);
+    return parseRecordTree(text);
 }
 
 Result<std::string> readWholeFile(const std::string& path)
@@ -888,15 +897,7 @@ Result<std::string> readWholeFile(const std::string& path)
 
 Result<Record> loadRecord(const std::string& path)
 {
-    Result<std::string> text = readWholeFile(path);
-    if (!text)
-        return Error{text.error()};
-    if (text->empty())
-        return Error{path + ": the file is empty"};
-    Result<Record> r = parseRecord(*text);
-    if (!r)
-        return Error{path + ": " + r.error()};
-    return r;
+    return std::move(loadRecordFile(path).record);
 }
 
 }  // namespace jb

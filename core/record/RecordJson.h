@@ -43,8 +43,14 @@ std::string dumpRecord(const Record& r);
 // Parses JSON text; a syntax error names its line and column (1-based, columns in bytes).
 Result<ojson> parseJsonText(std::string_view text);
 Result<Record> recordFromJson(const ojson& j);
+// A record from its text. Where the raw samples are in the plain form the writer produces they
+// are read by the samples scanner (record/RecordLoad.h: a million samples in a fraction of a
+// second); everything else, and every error, goes through parseRecordTree.
 Result<Record> parseRecord(std::string_view text);
-// As parseRecord; every message starts with the path.
+// The general reader: the whole text through a JSON tree. The scanner agrees with it.
+Result<Record> parseRecordTree(std::string_view text);
+// As parseRecord, from a file; every message starts with the path (loadRecordFile also keeps
+// the file's bytes).
 Result<Record> loadRecord(const std::string& path);
 
 // Pieces, for the journal (path is the JSON path to prefix errors with, "$" for the root).

@@ -1,6 +1,6 @@
 #include "inspector/RecordLoader.h"
 
-#include "inspector/RecordLoad.h"
+#include "record/RecordLoad.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

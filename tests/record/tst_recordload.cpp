@@ -1,7 +1,8 @@
-// The inspector's record reader: the samples scanner reads exactly what jb::loadRecord reads,
-// hands everything unusual to loadRecord, and every error is loadRecord's own message.
-#include "MakeRecord.h"
-#include "inspector/RecordLoad.h"
+// The record reader (jb::loadRecord, jb::loadRecordFile): the samples scanner reads exactly what
+// the general reader (jb::parseRecordTree) reads, hands everything unusual to it, and every
+// error is the general reader's own message.
+#include "../ui_inspector/MakeRecord.h"
+#include "record/RecordLoad.h"
 #include "record/RecordJson.h"
 
 #include <QDir>
@@ -59,11 +60,30 @@ private:
         return p.toStdString();
     }
 
-    // The inspector's reading and loadRecord's agree: the same record, or the same message.
+    // The general reader over a whole file, as loadRecord read before the scanner was its own.
+    static Result<Record> treeLoad(const std::string& path)
+    {
+        Result<std::string> text = readWholeFile(path);
+        if (!text)
+            return Error{text.error()};
+        if (text->empty())
+            return Error{path + ": the file is empty"};
+        Result<Record> r = parseRecordTree(*text);
+        if (!r)
+            return Error{path + ": " + r.error()};
+        return r;
+    }
+
+    // The fast reading and the general reader's agree: the same record, or the same message;
+    // and loadRecord is the fast reading.
     void agrees(const std::string& path, bool* fast = nullptr)
     {
         const LoadedFile mine = loadRecordFile(path);
-        const Result<Record> theirs = loadRecord(path);
+        const Result<Record> theirs = treeLoad(path);
+        const Result<Record> viaLoadRecord = loadRecord(path);
+        QCOMPARE(viaLoadRecord.ok(), mine.record.ok());
+        if (viaLoadRecord.ok())
+            QCOMPARE(QString::fromStdString(dumpRecord(*viaLoadRecord)), QString::fromStdString(dumpRecord(*mine.record)));
         if (fast)
             *fast = mine.fast_samples;
         QCOMPARE(mine.record.ok(), theirs.ok());
@@ -207,7 +227,7 @@ private slots:
     }
 
     // Every prefix of a record, and the record with single bytes changed: the scanner either
-    // declines or reads exactly what parseRecord reads, and never reads past the text.
+    // declines or reads exactly what parseRecordTree reads, and never reads past the text.
     void damagedTexts()
     {
         const std::string text = smallRecordText();
@@ -217,7 +237,7 @@ private slots:
             const auto fast = parseRecordFast(t);
             if (!fast)
                 return true;
-            const auto full = parseRecord(t);
+            const auto full = parseRecordTree(t);
             return full.ok() && dumpRecord(*fast) == dumpRecord(*full);
         };
         for (std::size_t cut = 0; cut < text.size(); cut += 7)

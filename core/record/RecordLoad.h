@@ -1,16 +1,18 @@
 #pragma once
-// Reading a record file for the inspector: the record, and the file's bytes as they were (so
-// "save a copy" writes them back unchanged). No widgets; runs on a worker thread.
+// Reading a record file fast: the record, and the file's bytes as they were (so the Inspector's
+// "save a copy" writes them back unchanged). jb::loadRecord and jb::parseRecord are this reader,
+// so the CLI (verify, summary, plan, compare) and the Inspector read a record the same way and
+// equally fast.
 //
 // A record's raw samples are three columns of integers, a million rows for a long run, and
-// they dominate the file. jb::loadRecord reads them through a general JSON tree, which takes
-// seconds for a million samples; the inspector must open such a record in under a second.
-// So the samples are read by a small scanner that accepts only the plain form the writer
-// produces ({"spec": {"t0_ns": [ints], "t1_ns": [ints], "nj": [ints]}}, plain keys, integers
-// without fraction or exponent), and the rest of the file (with `"samples": {}` in their place)
-// goes through jb::parseRecord as usual. Anything the scanner does not accept, and every error,
-// goes through jb::loadRecord itself: a record reads the same either way, and every message a
-// user sees is loadRecord's (line and column, JSON path, "the file is empty", "not a record").
+// they dominate the file. A general JSON tree takes seconds for a million samples. So the
+// samples are read by a small scanner that accepts only the plain form the writer produces
+// ({"spec": {"t0_ns": [ints], "t1_ns": [ints], "nj": [ints]}}, plain keys, integers without
+// fraction or exponent), and the rest of the file (with `"samples": {}` in their place) goes
+// through jb::parseRecordTree. Anything the scanner does not accept, and every error, goes
+// through parseRecordTree with the whole text: a record reads the same either way, and every
+// message a user sees is the general reader's (line and column, JSON path, "the file is
+// empty", "not a record").
 #include "base/Interval.h"
 #include "base/Result.h"
 #include "record/Record.h"
@@ -43,7 +45,7 @@ struct ScannedSamples {
 };
 // The samples object starting at `pos`; none where it is not in the plain form.
 std::optional<ScannedSamples> scanSamples(std::string_view text, std::size_t pos);
-// The whole record through the scanner; none where any part needs jb::parseRecord's judgement.
+// The whole record through the scanner; none where any part needs jb::parseRecordTree's judgement.
 std::optional<Record> parseRecordFast(std::string_view text);
 
 }  // namespace jb

@@ -1,4 +1,4 @@
-#include "inspector/RecordLoad.h"
+#include "record/RecordLoad.h"
 
 #include "record/RecordJson.h"
 
@@ -317,7 +317,7 @@ std::optional<Record> parseRecordFast(std::string_view text)
     }
     if (n != 1)
         return std::nullopt;
-    Result<Record> r = parseRecord(rest);
+    Result<Record> r = parseRecordTree(rest);
     // Another "samples" key, or any error at all: the full reader has the last word.
     if (!r || !r->samples.empty())
         return std::nullopt;
@@ -332,18 +332,24 @@ LoadedFile loadRecordFile(const std::string& path)
 {
     LoadedFile out;
     Result<std::string> bytes = readWholeFile(path);
-    if (bytes && !bytes->empty()) {
-        if (auto fast = parseRecordFast(*bytes)) {
-            out.record = std::move(*fast);
-            out.bytes = std::move(bytes).value();
-            out.fast_samples = true;
-            return out;
-        }
+    if (!bytes) {
+        out.record = Error{bytes.error()};
+        return out;
     }
-    // Records without samples, anything unusual, and every error: loadRecord's own reading
-    // and its own message.
-    out.record = loadRecord(path);
-    if (out.record && bytes)
+    if (bytes->empty()) {
+        out.record = Error{path + ": the file is empty"};
+        return out;
+    }
+    if (std::optional<Record> fast = parseRecordFast(*bytes)) {
+        out.record = std::move(*fast);
+        out.fast_samples = true;
+    } else {
+        // Records without samples, anything unusual, and every error: the general reader,
+        // and its own message.
+        Result<Record> r = parseRecordTree(*bytes);
+        out.record = r ? std::move(r) : Result<Record>(Error{path + ": " + r.error()});
+    }
+    if (out.record)
         out.bytes = std::move(bytes).value();
     return out;
 }
