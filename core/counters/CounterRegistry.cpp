@@ -6,7 +6,9 @@
 #include "counters/SimCounter.h"
 #include "counters/TaskCounter.h"
 
+#include <chrono>
 #include <set>
+#include <thread>
 #include <sstream>
 
 namespace jb {
@@ -113,6 +115,23 @@ std::string defaultCounterSpec(const CounterOptions& opt)
     if (rapl && rapl.value()->readNj())
         return "rapl";
     return "sim";
+}
+
+Result<double> probeWatts(const std::string& spec, const CounterOptions& opt, int ms)
+{
+    auto c = openCounter(spec, opt);
+    if (!c)
+        return Error{c.error()};
+    const auto t0 = std::chrono::steady_clock::now();
+    auto e0 = c.value()->readNj();
+    if (!e0)
+        return Error{"counter " + spec + ": " + e0.error()};
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    auto e1 = c.value()->readNj();
+    if (!e1)
+        return Error{"counter " + spec + ": " + e1.error()};
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(*e1 - *e0) * 1e-9 / s;
 }
 
 Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt)

@@ -52,6 +52,10 @@ std::vector<CounterStatus> listCounters(const CounterOptions& opt);
 // The best whole-device counter this machine can read ("rapl" where readable, else "sim").
 std::string defaultCounterSpec(const CounterOptions& opt);
 
+// Opens a whole-device counter, reads it twice `ms` apart and gives the mean power in W
+// (`counters --probe`: proof that a counter moves, for a bug report).
+Result<double> probeWatts(const std::string& spec, const CounterOptions& opt, int ms = 1000);
+
 // The `task` reader: proc_pid_rusage where a libproc is configured (macOS), else the child's
 // CPU time from proc_root.
 Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt);
