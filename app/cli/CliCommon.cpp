@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <utility>
 
 namespace jbcli {
 
@@ -68,6 +69,18 @@ void addCounterOptions(QCommandLineParser& p)
     p.addOption({QStringLiteral("nvml-library"),
                  QStringLiteral("NVML library to load for 'nvml' counters (default %1).").arg(toQ(d.nvml_library)),
                  QStringLiteral("PATH")});
+    // macOS's libraries (system paths there); tests and a Mac with them elsewhere point these.
+    const auto libOption = [&](const char* name, const char* what, const std::string& def) {
+        p.addOption({QString::fromLatin1(name),
+                     QStringLiteral("%1 (default %2).")
+                         .arg(QString::fromLatin1(what), def.empty() ? QStringLiteral("none on this system") : toQ(def)),
+                     QStringLiteral("PATH")});
+    };
+    libOption("corefoundation-library", "CoreFoundation to load for 'ioreport' counters", d.apple.corefoundation);
+    libOption("ioreport-library", "libIOReport to load for 'ioreport' counters", d.apple.ioreport);
+    libOption("libproc-library", "libproc to load for the 'task' counter's proc_pid_rusage", d.apple.libproc);
+    libOption("libsystem-library", "libSystem to load for mach_timebase_info", d.apple.libsystem);
+    libOption("ioreg", "ioreg program for ioreport-gpu's GPU-time share", d.ioreg_program);
     p.addOption({QStringLiteral("sim-idle-w"),
                  QStringLiteral("sim counter: idle power in W (default %1).").arg(d.sim.idle_w),
                  QStringLiteral("W")});
@@ -93,6 +106,13 @@ jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p)
         o.proc_root = toStd(p.value(QStringLiteral("proc-root")));
     if (p.isSet(QStringLiteral("nvml-library")))
         o.nvml_library = toStd(p.value(QStringLiteral("nvml-library")));
+    for (const auto& [name, into] : {std::pair{"corefoundation-library", &o.apple.corefoundation},
+                                     std::pair{"ioreport-library", &o.apple.ioreport},
+                                     std::pair{"libproc-library", &o.apple.libproc},
+                                     std::pair{"libsystem-library", &o.apple.libsystem},
+                                     std::pair{"ioreg", &o.ioreg_program}})
+        if (p.isSet(QString::fromLatin1(name)))
+            *into = toStd(p.value(QString::fromLatin1(name)));
     auto number = [&](const char* name, double& into, double min) -> jb::Status {
         const QString n = QString::fromLatin1(name);
         if (!p.isSet(n))

@@ -23,6 +23,9 @@ int cmdCounters(const QStringList& args)
     p.addOption(
         {QStringLiteral("best"),
          QStringLiteral("Print only the best whole-device counter this machine can read (rapl, else sim).")});
+    p.addOption({QStringLiteral("probe"),
+                 QStringLiteral("Also read each readable whole-device counter twice, a second apart, and print "
+                                "its power (what to paste into a bug report).")});
     addCounterOptions(p);
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
@@ -66,6 +69,18 @@ int cmdCounters(const QStringList& args)
             out() << QString(width + 2, QLatin1Char(' ')) << "why: " << toQ(s.reason) << '\n';
     }
     out() << "\nbest whole-device counter here: " << toQ(jb::defaultCounterSpec(*opt)) << Qt::endl;
+    if (p.isSet(QStringLiteral("probe"))) {
+        out() << "\nprobe (1 s each):\n";
+        for (const jb::CounterStatus& s : list) {
+            if (!s.available || !s.whole_device)
+                continue;
+            const auto w = jb::probeWatts(s.spec, *opt);
+            out() << toQ(s.spec).leftJustified(width + 2)
+                  << (w ? QStringLiteral("%1 W").arg(*w, 0, 'f', 3) : QStringLiteral("error: ") + toQ(w.error()))
+                  << '\n';
+        }
+        out() << Qt::flush;
+    }
     return kOk;
 }
 

@@ -4,10 +4,11 @@
 #include "counters/NvmlCounter.h"
 #include "counters/RaplCounter.h"
 #include "counters/SimCounter.h"
+#include "counters/TaskCounter.h"
 
-#include <QtGlobal>
-
+#include <chrono>
 #include <set>
+#include <thread>
 #include <sstream>
 
 namespace jb {
@@ -68,7 +69,7 @@ std::vector<RaplZone> distinctRaplZones(const CounterOptions& opt)
 
 bool isWholeDeviceSpec(const std::string& spec)
 {
-    return isRaplSpec(spec) || isNvmlSpec(spec) || spec == "sim" || spec == "ioreport-gpu";
+    return isRaplSpec(spec) || isNvmlSpec(spec) || spec == "sim" || isIOReportSpec(spec);
 }
 
 std::vector<CounterStatus> listCounters(const CounterOptions& opt)
@@ -84,18 +85,22 @@ std::vector<CounterStatus> listCounters(const CounterOptions& opt)
     CounterStatus task;
     task.spec = "task";
     task.whole_device = false;
-#ifdef Q_OS_MACOS
-    task.available = true;
-    task.description = "the child's own CPU energy, CPU time, billed and serviced energy (proc_pid_rusage), "
-                       "read around each round";
-#else
-    task.available = true;
-    task.description = "the child's CPU time over all its threads, read around each round "
-                       "(energy needs macOS; Linux keeps none per process)";
-#endif
+    if (!opt.apple.libproc.empty()) {
+        auto reader = openTaskReader(opt);
+        task.available = reader.ok();
+        if (!reader)
+            task.reason = reader.error();
+        task.description = "the child's own CPU energy, CPU time, billed and serviced energy (proc_pid_rusage), "
+                           "read around each round";
+    } else {
+        task.available = true;
+        task.description = "the child's CPU time over all its threads, read around each round "
+                           "(energy needs macOS; Linux keeps none per process)";
+    }
     list.push_back(task);
 
-    list.push_back(ioreportGpuStatus());
+    for (CounterStatus& s : ioreportStatuses(opt.apple))
+        list.push_back(std::move(s));
 
     list.push_back({"sim", true, true, {}, simDescription(opt.sim)});
 
@@ -112,6 +117,30 @@ std::string defaultCounterSpec(const CounterOptions& opt)
     return "sim";
 }
 
+Result<double> probeWatts(const std::string& spec, const CounterOptions& opt, int ms)
+{
+    auto c = openCounter(spec, opt);
+    if (!c)
+        return Error{c.error()};
+    const auto t0 = std::chrono::steady_clock::now();
+    auto e0 = c.value()->readNj();
+    if (!e0)
+        return Error{"counter " + spec + ": " + e0.error()};
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    auto e1 = c.value()->readNj();
+    if (!e1)
+        return Error{"counter " + spec + ": " + e1.error()};
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(*e1 - *e0) * 1e-9 / s;
+}
+
+Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt)
+{
+    if (opt.apple.libproc.empty())
+        return makeTaskReader(opt.proc_root);
+    return openRusageTaskReader(opt.apple.libproc, opt.apple.libsystem);
+}
+
 Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, const CounterOptions& opt)
 {
     if (isRaplSpec(spec)) {
@@ -126,10 +155,10 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
     if (spec == "sim")
         return std::unique_ptr<EnergyCounter>(
             std::make_unique<SimCounter>(opt.sim, SimCounter::ClockNs{}, CpuTimeSource{}, opt.proc_root));
-    if (spec == "ioreport-gpu") {
-        auto c = openIOReportGpuCounter();
+    if (isIOReportSpec(spec)) {
+        auto c = openIOReportCounter(spec, opt.apple);
         if (!c)
-            return Error{"counter ioreport-gpu: " + c.error()};
+            return Error{"counter " + spec + ": " + c.error()};
         return c;
     }
     if (isNvmlSpec(spec))
@@ -144,7 +173,8 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
     return Error{
         "unknown counter '" + spec + "'; known counters: rapl, rapl:NAME" +
         (rapl_names.empty() ? std::string() : " (here: " + rapl_names + ")") +
-        ", task, ioreport-gpu, sim, nvml, nvml:N ('joulebench-cli counters' says which are readable)"};
+        ", task, ioreport-gpu, sim, nvml, nvml:N, ioreport:CHANNEL ('joulebench-cli counters' says which are "
+        "readable)"};
 }
 
 }  // namespace jb

@@ -2,6 +2,7 @@
 // Every counter JouleBench knows, with its availability (or the exact reason it is not
 // available and the fix), and the one place that builds a counter from a spec.
 #include "base/Result.h"
+#include "counters/AppleLibraries.h"
 #include "counters/EnergyCounter.h"
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <vector>
 
 namespace jb {
+
+class TaskReader;
 
 // Parameters of the simulated whole-device counter; all are flags and go into the record.
 struct SimParams {
@@ -25,11 +28,15 @@ struct CounterOptions {
     std::string rapl_zone;  // --rapl-zone: overrides the zone folder of plain `rapl`
     std::string proc_root = "/proc";
     std::string nvml_library = "libnvidia-ml.so.1";
+    // macOS's libraries for ioreport:* and task (system paths there, none elsewhere) and the
+    // ioreg program for ioreport-gpu's GPU-time share.
+    AppleLibraries apple = defaultAppleLibraries();
+    std::string ioreg_program = kDefaultIoregProgram;
     SimParams sim;
 };
 
 struct CounterStatus {
-    std::string spec;          // "rapl", "rapl:psys", "task", "sim", "ioreport-gpu", "nvml:0"
+    std::string spec;          // "rapl", "rapl:psys", "task", "sim", "ioreport-gpu", "ioreport:CPU Energy", "nvml:0"
     bool whole_device = true;  // sampled every period (false: task, read around rounds)
     bool available = false;
     std::string reason;       // why not, with the fix (empty where available)
@@ -44,6 +51,14 @@ std::vector<CounterStatus> listCounters(const CounterOptions& opt);
 
 // The best whole-device counter this machine can read ("rapl" where readable, else "sim").
 std::string defaultCounterSpec(const CounterOptions& opt);
+
+// Opens a whole-device counter, reads it twice `ms` apart and gives the mean power in W
+// (`counters --probe`: proof that a counter moves, for a bug report).
+Result<double> probeWatts(const std::string& spec, const CounterOptions& opt, int ms = 1000);
+
+// The `task` reader: proc_pid_rusage where a libproc is configured (macOS), else the child's
+// CPU time from proc_root.
+Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt);
 
 // Opens a whole-device counter; the error names the file and the fix.
 Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, const CounterOptions& opt);

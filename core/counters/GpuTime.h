@@ -1,8 +1,10 @@
 #pragma once
 // accumulatedGPUTime per process from the I/O Registry (`ioreg -r -c IOAccelerator -l -w0`),
 // for the ioreport-gpu counter's per-round GPU-time share. Parsing is portable and tested on
-// Linux with canned text; running ioreg is macOS only.
+// Linux with canned text; ioreg exists only on macOS
+// (the program path is a parameter, so tests run a fake).
 #include "base/Result.h"
+#include "counters/AppleLibraries.h"
 
 #include <cstdint>
 #include <map>
@@ -18,6 +20,6 @@ using GpuTimes = std::map<std::int64_t, std::int64_t>;  // pid -> accumulated GP
 GpuTimes parseIoregGpuTimes(std::string_view text);
 
 // Runs the ioreg program (a path, for tests) and parses its output.
-Result<GpuTimes> readGpuTimes(const std::string& ioreg_program = "ioreg");
+Result<GpuTimes> readGpuTimes(const std::string& ioreg_program = kDefaultIoregProgram);
 
 }  // namespace jb

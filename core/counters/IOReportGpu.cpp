@@ -3,6 +3,7 @@
 #include <QtGlobal>
 
 #include <array>
+#include <optional>
 #include <utility>
 
 namespace jb {
@@ -19,37 +20,100 @@ Result<double> ioreportUnitToNj(std::string_view label)
     for (const auto& [name, factor] : kUnits)
         if (t == name)
             return factor;
-    return Error{"IOReport GPU Energy channel has the unit label '" + std::string(label) +
-                 "', not one of nJ, uJ, mJ, J, pJ"};
+    return Error{"the unit label '" + std::string(label) +
+                 "' is not one of nJ, uJ, mJ, J, pJ"};
 }
 
-#ifndef Q_OS_MACOS
+bool isIOReportSpec(const std::string& spec)
+{
+    return spec == "ioreport-gpu" || (spec.rfind("ioreport:", 0) == 0 && spec.size() > 9);
+}
+
+std::optional<std::string> ioreportChannelOf(const std::string& spec)
+{
+    if (spec == "ioreport-gpu")
+        return std::string("GPU Energy");
+    if (isIOReportSpec(spec))
+        return spec.substr(9);
+    return std::nullopt;
+}
+
+namespace {
+
+bool endsWith(std::string_view s, std::string_view tail)
+{
+    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// The CPU side of the group: "CPU Energy" is the whole CPU; on a chip of several dies each has
+// "DIE_<n>_CPU Energy"; every other channel naming CPU is a cluster ("EACC_CPU", "PACC0_CPU")
+// or a core of one (the cluster's name and a number).
+bool isCpuChannel(std::string_view name)
+{
+    return name.find("CPU") != std::string_view::npos;
+}
+bool isDieCpuTotal(std::string_view name)
+{
+    return name.rfind("DIE_", 0) == 0 && endsWith(name, "_CPU Energy");
+}
+
+// Whether channel `total` includes channel `part`.
+bool includes(std::string_view total, std::string_view part)
+{
+    if (total == part || !isCpuChannel(total) || !isCpuChannel(part))
+        return false;
+    if (total == "CPU Energy")
+        return true;
+    if (isDieCpuTotal(total)) {
+        const std::string_view die = total.substr(0, total.size() - std::string_view("CPU Energy").size());
+        return part.rfind(die, 0) == 0;
+    }
+    if (part == "CPU Energy" || isDieCpuTotal(part) || part.rfind(total, 0) != 0 || part.size() == total.size())
+        return false;
+    const std::string_view rest = part.substr(total.size());
+    return rest.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+}  // namespace
+
+Status checkIOReportOverlap(const std::vector<std::string>& specs)
+{
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        for (std::size_t j = 0; j < specs.size(); ++j) {
+            if (i == j || specs[i] == specs[j])
+                continue;
+            const auto a = ioreportChannelOf(specs[i]);
+            const auto b = ioreportChannelOf(specs[j]);
+            if (!a || !b)
+                continue;
+            if (*a == *b && i < j)
+                return Error{"--counter " + specs[i] + " and --counter " + specs[j] +
+                             " read the same IOReport channel '" + *a + "'; keep one of them"};
+            if (includes(*a, *b))
+                return Error{"--counter " + specs[i] + " and --counter " + specs[j] +
+                             " overlap: IOReport's '" + *a + "' is a total that includes '" + *b +
+                             "', so their energies would be counted twice; keep " + specs[i] +
+                             " for the total, or " + specs[j] + " (with its sibling channels) for the parts"};
+        }
+    }
+    return Ok{};
+}
 
 namespace {
 #if defined(Q_OS_LINUX)
 constexpr const char* kThisSystem = "Linux";
 #elif defined(Q_OS_WIN)
 constexpr const char* kThisSystem = "Windows";
+#elif defined(Q_OS_MACOS)
+constexpr const char* kThisSystem = "macOS without the library paths set";
 #else
 constexpr const char* kThisSystem = "a system other than macOS";
 #endif
-std::string needsMac()
-{
-    return std::string("ioreport-gpu needs macOS (IOReport); this machine runs ") + kThisSystem;
-}
 }  // namespace
 
-CounterStatus ioreportGpuStatus()
+std::string ioreportNeedsMac(const std::string& spec)
 {
-    return {"ioreport-gpu", true, false, needsMac(),
-            "Apple GPU energy, the whole GPU (IOReport Energy Model)"};
+    return spec + " needs macOS (IOReport); this machine runs " + kThisSystem;
 }
-
-Result<std::unique_ptr<EnergyCounter>> openIOReportGpuCounter()
-{
-    return Error{needsMac()};
-}
-
-#endif  // !Q_OS_MACOS
 
 }  // namespace jb

@@ -1,14 +1,20 @@
 #pragma once
-// `ioreport-gpu`: the `GPU Energy` channel of IOReport's `Energy Model` group on macOS, the
-// whole GPU, as the reference's IOReportGPU. The subscription lives in IOReportGpuMac.cpp
-// (macOS only); the unit labels are portable and tested everywhere.
+// IOReport's `Energy Model` group on macOS: every rail it reports is a counter
+// (`ioreport:CPU Energy`, `ioreport:GPU Energy`, `ioreport:ANE`, `ioreport:DRAM`, per-cluster CPU
+// channels where the chip splits them ...), and `ioreport-gpu` is the reference's name for
+// `ioreport:GPU Energy`. The subscription (IOReportGpuMac.cpp) loads CoreFoundation and
+// libIOReport from the paths it is given, so it compiles and is tested on every platform against
+// stand-in libraries; the unit labels and the overlap rules are plain functions.
 #include "base/Result.h"
+#include "counters/AppleLibraries.h"
 #include "counters/CounterRegistry.h"
 #include "counters/EnergyCounter.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace jb {
 
@@ -16,10 +22,38 @@ namespace jb {
 // surrounding whitespace ignored; the error names an unknown label.
 Result<double> ioreportUnitToNj(std::string_view label);
 
-// Whether this machine can open ioreport-gpu, and why not.
-CounterStatus ioreportGpuStatus();
+// "ioreport-gpu" and "ioreport:NAME".
+bool isIOReportSpec(const std::string& spec);
+// The Energy Model channel a spec reads ("ioreport-gpu": "GPU Energy"); nullopt if not ioreport.
+std::optional<std::string> ioreportChannelOf(const std::string& spec);
 
-// Subscribes to the GPU Energy channel; elsewhere than macOS, the error says it needs macOS.
-Result<std::unique_ptr<EnergyCounter>> openIOReportGpuCounter();
+// Where a channel is the total of another (CPU Energy of a cluster, a die's CPU total of its
+// clusters, a cluster of its cores) or the same channel twice (ioreport-gpu and
+// ioreport:GPU Energy): the error names both specs and which to keep. Other specs pass.
+Status checkIOReportOverlap(const std::vector<std::string>& specs);
+
+// "<spec> needs macOS (IOReport); this machine runs Linux": no libraries to load here.
+std::string ioreportNeedsMac(const std::string& spec);
+
+// One channel of the group as a machine reports it.
+struct IOReportChannel {
+    std::string name;
+    std::string unit;  // its unit label
+};
+
+// The Energy Model channels the libraries report, in their order (names once each).
+Result<std::vector<IOReportChannel>> ioreportEnergyChannels(const AppleLibraries& libs);
+
+// `ioreport-gpu`, then one `ioreport:NAME` per channel the machine reports (with the reason
+// where the libraries cannot be loaded, or a channel's unit is unknown).
+std::vector<CounterStatus> ioreportStatuses(const AppleLibraries& libs);
+
+// Whether this machine can open ioreport-gpu, and why not.
+CounterStatus ioreportGpuStatus(const AppleLibraries& libs = defaultAppleLibraries());
+
+// Subscribes to the group and reads the spec's channel; where no libraries are configured
+// (elsewhere than macOS), the error says it needs macOS.
+Result<std::unique_ptr<EnergyCounter>> openIOReportCounter(const std::string& spec, const AppleLibraries& libs);
+Result<std::unique_ptr<EnergyCounter>> openIOReportGpuCounter(const AppleLibraries& libs = defaultAppleLibraries());
 
 }  // namespace jb

@@ -2,8 +2,6 @@
 
 #include "counters/CpuTime.h"
 
-#include <QtGlobal>
-
 #include <cmath>
 
 namespace jb {
@@ -25,7 +23,6 @@ std::optional<double> asDouble(std::optional<std::uint64_t> v)
     return v ? std::optional<double>(double(*v)) : std::nullopt;
 }
 
-#ifndef Q_OS_MACOS
 // Linux (and other POSIX systems): the child's CPU time over all its threads; the kernel
 // keeps no per-process energy.
 class CpuTimeTaskReader final : public TaskReader {
@@ -45,7 +42,6 @@ public:
 private:
     std::string proc_root_;
 };
-#endif
 
 }  // namespace
 
@@ -85,11 +81,9 @@ nlohmann::ordered_json taskDelta(const TaskSample& before, const TaskSample& aft
     return j;
 }
 
-#ifndef Q_OS_MACOS
 std::unique_ptr<TaskReader> makeTaskReader(const std::string& proc_root)
 {
     return std::make_unique<CpuTimeTaskReader>(proc_root);
 }
-#endif
 
 }  // namespace jb

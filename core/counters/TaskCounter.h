@@ -2,6 +2,7 @@
 // `task`: the child's own counters, read around each round once settled (two reads 50 ms
 // apart agree), as the reference. macOS: proc_pid_rusage RUSAGE_INFO_V6 energy, CPU time,
 // billed and serviced energy. Linux: the child's CPU time (all its threads), no energy keys.
+// Both readers compile everywhere; the registry picks one (openTaskReader).
 #include "base/Result.h"
 
 #include <nlohmann/json.hpp>
@@ -28,8 +29,13 @@ public:
     virtual Result<TaskSample> read(std::int64_t pid) = 0;
 };
 
-// The reader for this platform; proc_root is used on Linux.
+// The child's CPU time from /proc (Linux and other systems without per-process energy).
 std::unique_ptr<TaskReader> makeTaskReader(const std::string& proc_root = "/proc");
+
+// proc_pid_rusage(RUSAGE_INFO_V6) through libproc and mach_timebase_info through libSystem,
+// loaded from these paths (macOS's by default; a stand-in in the tests). TaskCounterMac.cpp;
+// the error names the library or the symbol missing. The registry chooses between the two.
+Result<std::unique_ptr<TaskReader>> openRusageTaskReader(const std::string& libproc, const std::string& libsystem);
 
 // The fields of a proc_pid_rusage(RUSAGE_INFO_V6) buffer (struct rusage_info_v6), as the
 // reference reads them: little-endian uint64 at byte offsets user 16, system 24, billed energy

@@ -1,5 +1,7 @@
 #include "session/Plan.h"
 
+#include "counters/IOReportGpu.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,7 +23,8 @@ bool Plan::hasTask() const
 
 bool Plan::hasGpuTime() const
 {
-    return std::find(counters.begin(), counters.end(), "ioreport-gpu") != counters.end();
+    return std::any_of(counters.begin(), counters.end(),
+                       [](const std::string& c) { return ioreportChannelOf(c) == std::string("GPU Energy"); });
 }
 
 double Plan::expectedDurationS(double busy_s) const
@@ -54,8 +57,10 @@ Status validatePlan(const Plan& p)
         const bool known = c == "task" || isWholeDeviceSpec(c);
         if (!known)
             return Error{"--counter " + c + ": unknown counter (known: rapl, rapl:NAME, task, ioreport-gpu, "
-                         "sim, nvml:N; 'joulebench-cli counters' lists them)"};
+                         "sim, nvml:N, ioreport:CHANNEL; 'joulebench-cli counters' lists them)"};
     }
+    if (Status o = checkIOReportOverlap(p.counters); !o)
+        return o;
     if (!p.meta.is_object())
         return Error{"--meta must be a JSON object"};
     if (p.child.empty())

@@ -118,8 +118,14 @@ void Session::start()
         });
         samplers_.push_back(std::move(sampler));
     }
-    if (plan_.hasTask())
-        task_reader_ = makeTaskReader(plan_.counter_options.proc_root);
+    if (plan_.hasTask()) {
+        auto reader = openTaskReader(plan_.counter_options);
+        if (!reader) {
+            finish(reader.error());
+            return;
+        }
+        task_reader_ = std::move(reader.value());
+    }
     origin_ns_ = monotonicNs();
     for (auto& s : samplers_) {
         if (Status st = s->start(); !st) {
@@ -217,7 +223,7 @@ void Session::beginRound()
 void Session::afterTaskBefore()
 {
     if (plan_.hasGpuTime()) {
-        auto g = readGpuTimes();
+        auto g = readGpuTimes(plan_.counter_options.ioreg_program);
         if (!g) {
             fail("GPU time (ioreg) before the round: " + g.error());
             return;
@@ -262,7 +268,7 @@ void Session::onDone(const DoneLine& line)
 void Session::afterTaskAfter()
 {
     if (gpu_before_) {
-        auto after = readGpuTimes();
+        auto after = readGpuTimes(plan_.counter_options.ioreg_program);
         if (!after) {
             fail("GPU time (ioreg) after the round: " + after.error());
             return;

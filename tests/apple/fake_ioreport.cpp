@@ -1,0 +1,293 @@
+// A stand-in libIOReport for the macOS glue's tests, built on the fake CoreFoundation. It has
+// one group, `Energy Model`, whose channels and power come from the file that the environment
+// variable FAKE_IOREPORT_CONFIG names, read when the group is copied:
+//   channel UNIT IDLE_W BUSY_W NAME...   a channel counting energy in UNIT (nJ, uJ, mJ or any
+//                                        label, to test an unknown one)
+//   flag PATH                            BUSY_W is added while PATH exists (the fake child's flag)
+//   nogroup                              the machine has no Energy Model group
+// A thread integrates each channel's power every millisecond into whole counts of its unit,
+// as the real channels advance; fakeioreport_inject adds an exact energy to a channel. With
+// FAKE_IOREPORT_NO_DELTA the library lacks IOReportCreateSamplesDelta (an older system).
+#include "FakeCF.h"
+
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#define FAKE_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+struct Channel {
+    std::string name, unit;
+    double idle_w = 0, busy_w = 0;
+    double per_joule = 1e9;   // counts of the unit per joule
+    std::int64_t count = 0;   // cumulative, in the unit
+    double carry = 0;         // fraction of a count not yet whole
+};
+
+struct State {
+    std::mutex m;
+    std::vector<Channel> channels;
+    std::string flag;
+    bool group = true;
+    std::atomic<bool> stop{false};
+    std::thread ticker;
+
+    ~State()
+    {
+        stop = true;
+        if (ticker.joinable())
+            ticker.join();
+    }
+};
+
+State& state()
+{
+    static State s;
+    return s;
+}
+
+double countsPerJoule(const std::string& unit)
+{
+    if (unit == "nJ")
+        return 1e9;
+    if (unit == "uJ")
+        return 1e6;
+    if (unit == "mJ")
+        return 1e3;
+    if (unit == "J")
+        return 1;
+    return 1e9;  // unknown labels still count; the glue must refuse them
+}
+
+void add(Channel& c, double joules)
+{
+    const double x = joules * c.per_joule + c.carry;
+    const double whole = std::floor(x);
+    c.count += std::int64_t(whole);
+    c.carry = x - whole;
+}
+
+// (Re)reads the configuration; channels keep their counts when they stay.
+void configure()
+{
+    State& s = state();
+    const char* path = std::getenv("FAKE_IOREPORT_CONFIG");
+    std::vector<Channel> chans;
+    std::string flag;
+    bool group = true;
+    if (path) {
+        std::ifstream in(path);
+        std::string line;
+        while (std::getline(in, line)) {
+            std::istringstream ls(line);
+            std::string what;
+            ls >> what;
+            if (what == "channel") {
+                Channel c;
+                ls >> c.unit >> c.idle_w >> c.busy_w;
+                std::getline(ls >> std::ws, c.name);
+                c.per_joule = countsPerJoule(c.unit);
+                chans.push_back(c);
+            } else if (what == "flag") {
+                std::getline(ls >> std::ws, flag);
+            } else if (what == "nogroup") {
+                group = false;
+            }
+        }
+    }
+    std::lock_guard g(s.m);
+    for (Channel& c : chans)
+        for (const Channel& old : s.channels)
+            if (old.name == c.name && old.unit == c.unit) {
+                c.count = old.count;
+                c.carry = old.carry;
+            }
+    s.channels = std::move(chans);
+    s.flag = std::move(flag);
+    s.group = group;
+}
+
+void startTicker()
+{
+    State& s = state();
+    std::lock_guard g(s.m);
+    if (s.ticker.joinable())
+        return;
+    s.ticker = std::thread([&s] {
+        using Clock = std::chrono::steady_clock;
+        auto last = Clock::now();
+        while (!s.stop) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            const auto now = Clock::now();
+            const double dt = std::chrono::duration<double>(now - last).count();
+            last = now;
+            std::lock_guard lg(s.m);
+            struct stat st {};
+            const bool busy = !s.flag.empty() && ::stat(s.flag.c_str(), &st) == 0;
+            for (Channel& c : s.channels)
+                add(c, (c.idle_w + (busy ? c.busy_w : 0)) * dt);
+        }
+    });
+}
+
+// dict[key] = value, the dict keeping its own references.
+void put(const void* dict, const char* key, const void* value)
+{
+    const void* k = CFStringCreateWithCString(nullptr, key, 0x08000100);
+    fakecf_dict_set(dict, k, value);
+    CFRelease(k);
+    CFRelease(value);
+}
+
+const void* str(const std::string& s) { return CFStringCreateWithCString(nullptr, s.c_str(), 0x08000100); }
+
+// {"IOReportChannels": [{"name", "unit"[, "value"]} ...]}: the group's legend, or a sample.
+const void* channelsDict(bool with_values)
+{
+    State& s = state();
+    const void* arr = fakecf_array_create();
+    {
+        std::lock_guard g(s.m);
+        for (const Channel& c : s.channels) {
+            const void* ch = fakecf_dict_create();
+            put(ch, "IOReportGroupName", str("Energy Model"));
+            put(ch, "name", str(c.name));
+            put(ch, "unit", str(c.unit));
+            if (with_values)
+                put(ch, "value", fakecf_number_create(c.count));
+            fakecf_array_append(arr, ch);
+            CFRelease(ch);
+        }
+    }
+    const void* d = fakecf_dict_create();
+    put(d, "IOReportChannels", arr);
+    return d;
+}
+
+[[maybe_unused]] const void* channelsOf(const void* sample)
+{
+    return sample && fakecf_is(sample, "dict") ? fakecf_dict_get_cstr(sample, "IOReportChannels") : nullptr;
+}
+
+}  // namespace
+
+FAKE_EXPORT void* IOReportCopyChannelsInGroup(const void* group, const void*, std::uint64_t, std::uint64_t,
+                                              std::uint64_t)
+{
+    configure();
+    char name[64] = {};
+    if (!group || !CFStringGetCString(group, name, sizeof name, 0x08000100) || std::string(name) != "Energy Model")
+        return nullptr;
+    if (!state().group)
+        return nullptr;
+    return const_cast<void*>(channelsDict(false));
+}
+
+FAKE_EXPORT void* IOReportCreateSubscription(const void*, void* channels, void** subscribed, std::uint64_t,
+                                             const void*)
+{
+    if (!channels || !fakecf_is(channels, "dict"))
+        return nullptr;
+    if (subscribed)
+        *subscribed = CFDictionaryCreateMutableCopy(nullptr, 0, channels);
+    startTicker();
+    return const_cast<void*>(fakecf_opaque_create("IOReportSubscription"));
+}
+
+FAKE_EXPORT const void* IOReportCreateSamples(void* subscription, void* channels, const void*)
+{
+    if (!subscription || !fakecf_is(subscription, "IOReportSubscription") || !channels ||
+        !fakecf_is(channels, "dict"))
+        return nullptr;
+    return channelsDict(true);
+}
+
+#ifndef FAKE_IOREPORT_NO_DELTA
+FAKE_EXPORT const void* IOReportCreateSamplesDelta(const void* a, const void* b, const void*)
+{
+    const void* ca = channelsOf(a);
+    const void* cb = channelsOf(b);
+    if (!ca || !cb)
+        return nullptr;
+    const void* arr = fakecf_array_create();
+    for (long i = 0; i < CFArrayGetCount(cb); ++i) {
+        const void* chb = CFArrayGetValueAtIndex(cb, i);
+        const void* nb = fakecf_dict_get_cstr(chb, "name");
+        char name_b[256] = {};
+        CFStringGetCString(nb, name_b, sizeof name_b, 0x08000100);
+        std::int64_t before = 0;
+        for (long j = 0; j < CFArrayGetCount(ca); ++j) {
+            const void* cha = CFArrayGetValueAtIndex(ca, j);
+            char name_a[256] = {};
+            CFStringGetCString(fakecf_dict_get_cstr(cha, "name"), name_a, sizeof name_a, 0x08000100);
+            if (std::string(name_a) == name_b)
+                before = fakecf_number_value(fakecf_dict_get_cstr(cha, "value"));
+        }
+        const void* ch = fakecf_dict_create();
+        const void* key = str("name");
+        fakecf_dict_set(ch, key, nb);
+        CFRelease(key);
+        put(ch, "unit", str([&] {
+                char u[64] = {};
+                CFStringGetCString(fakecf_dict_get_cstr(chb, "unit"), u, sizeof u, 0x08000100);
+                return std::string(u);
+            }()));
+        put(ch, "value", fakecf_number_create(fakecf_number_value(fakecf_dict_get_cstr(chb, "value")) - before));
+        fakecf_array_append(arr, ch);
+        CFRelease(ch);
+    }
+    const void* d = fakecf_dict_create();
+    put(d, "IOReportChannels", arr);
+    return d;
+}
+#endif
+
+FAKE_EXPORT const void* IOReportChannelGetChannelName(const void* ch)
+{
+    return ch && fakecf_is(ch, "dict") ? fakecf_dict_get_cstr(ch, "name") : nullptr;
+}
+
+FAKE_EXPORT const void* IOReportChannelGetUnitLabel(const void* ch)
+{
+    return ch && fakecf_is(ch, "dict") ? fakecf_dict_get_cstr(ch, "unit") : nullptr;
+}
+
+FAKE_EXPORT std::int64_t IOReportSimpleGetIntegerValue(const void* ch, std::int32_t)
+{
+    return ch && fakecf_is(ch, "dict") ? fakecf_number_value(fakecf_dict_get_cstr(ch, "value")) : 0;
+}
+
+// Tests only: adds an exact energy to a channel (0 if there is no such channel).
+FAKE_EXPORT int fakeioreport_inject(const char* name, double joules)
+{
+    State& s = state();
+    std::lock_guard g(s.m);
+    for (Channel& c : s.channels)
+        if (c.name == name) {
+            add(c, joules);
+            return 1;
+        }
+    return 0;
+}
+
+// Tests only: a channel's count in its unit (-1 if there is no such channel).
+FAKE_EXPORT std::int64_t fakeioreport_count(const char* name)
+{
+    State& s = state();
+    std::lock_guard g(s.m);
+    for (const Channel& c : s.channels)
+        if (c.name == name)
+            return c.count;
+    return -1;
+}
