@@ -5,10 +5,15 @@
 // GPU work. Its behaviour comes from the environment:
 //   JB_FAKE_CUDA_INIT_ERROR=N   cuInit returns N (100: no device)
 //   JB_FAKE_CUDA_LAUNCH_LOG=F   appends "<grid> <block> <n> <iters>" per launch to F
-//   JB_FAKE_GPU_PROCS=F         each allocation appends "<gpu> <pid> <bytes>" to F, as
+//   JB_FAKE_GPU_PROCS=F         each allocation appends "<gpu> <pid> <bytes in use>" to F, as
 //                               jobs_worker --gpu-mem does, so the fake NVML and the fake
-//                               nvidia-smi see this process's memory: the sum of its lines
+//                               nvidia-smi see this process's memory: its latest line
 //                               (gpu: CUDA_VISIBLE_DEVICES, else 0)
+//   JB_FAKE_CUDA_LAUNCH_US=N    each launch "takes" N us: cuCtxSynchronize sleeps for the
+//                               launches since the last one (default 0: no time)
+//   JB_FAKE_CUDA_BUSY_FILE=F    F exists while cuCtxSynchronize sleeps (the fake NVML's
+//                               busy_file: the GPU draws its busy power meanwhile)
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -27,6 +32,9 @@ bool g_ctx = false;
 bool g_module = false;
 unsigned long long g_next = 0x10000;
 std::map<unsigned long long, std::size_t> g_allocs;
+
+std::size_t g_in_use = 0;
+long g_pending = 0;  // launches since the last synchronise
 
 void registerMemory(std::size_t bytes)
 {
@@ -115,6 +123,7 @@ FAKE_CUDA_API int cuCtxDestroy_v2(void* ctx)
     g_ctx = false;
     g_module = false;
     g_allocs.clear();
+    g_in_use = 0;
     return 0;
 }
 
@@ -157,7 +166,8 @@ FAKE_CUDA_API int cuMemAlloc_v2(unsigned long long* ptr, std::size_t bytes)
     *ptr = g_next;
     g_next += (bytes + 0xffff) & ~std::size_t(0xffff);
     g_allocs[*ptr] = bytes;
-    registerMemory(bytes);
+    g_in_use += bytes;
+    registerMemory(g_in_use);
     return 0;
 }
 
@@ -187,10 +197,27 @@ FAKE_CUDA_API int cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz
             std::fprintf(f, "%u %u %u %u\n", gx, bx, n, iters);
             std::fclose(f);
         }
+    ++g_pending;
     return 0;
 }
 
 FAKE_CUDA_API int cuCtxSynchronize()
 {
-    return g_ctx ? 0 : kInvalidContext;
+    if (!g_ctx)
+        return kInvalidContext;
+    const char* us = std::getenv("JB_FAKE_CUDA_LAUNCH_US");
+    const long pending = g_pending;
+    g_pending = 0;
+    if (!us || !*us || pending == 0)
+        return 0;
+    const char* busy = std::getenv("JB_FAKE_CUDA_BUSY_FILE");
+    if (busy && *busy)
+        if (FILE* f = std::fopen(busy, "w"))
+            std::fclose(f);
+    const long long ns = std::atoll(us) * 1000LL * pending;
+    timespec ts{time_t(ns / 1000000000LL), long(ns % 1000000000LL)};
+    while (nanosleep(&ts, &ts) != 0) {}
+    if (busy && *busy)
+        std::remove(busy);
+    return 0;
 }
