@@ -94,7 +94,7 @@ fi
 # 1. Counters.
 say ""
 say "1. counters"
-limit 60 "$cli" counters --nvml-library "$nvml" >"$out/counters.txt" 2>&1
+limit 30 "$cli" counters --nvml-library "$nvml" >"$out/counters.txt" 2>&1
 for spec in "nvml:$gpu" "nvml-power:$gpu"; do
     line=$(grep -E "^ *${spec}[[:space:]]" "$out/counters.txt" | head -n1)
     if grep -qE "^ *${spec}[[:space:]]+yes" <<<"$line"; then
@@ -112,7 +112,7 @@ done
 say ""
 say "2. measure: $rounds rounds of k=$k passes of $jobs launches (${buffer_mib} MiB, $iters FMAs per element), idle brackets ${idle_s} s"
 export CUDA_VISIBLE_DEVICES=$gpu CUDA_DEVICE_ORDER=PCI_BUS_ID
-limit 180 "$cli" measure --label gpu-load --rounds "$rounds" --k "$k" --idle-s "$idle_s" \
+limit 120 "$cli" measure --label gpu-load --rounds "$rounds" --k "$k" --idle-s "$idle_s" \
     --counter "nvml:$gpu" --counter "nvml-power:$gpu" --nvml-library "$nvml" --samples \
     --meta "{\"check\": \"gpu_check.sh\", \"fake\": $([ -n "$fake" ] && echo true || echo false)}" \
     --out "$out/measure.json" -- "$load" serve --device 0 --jobs "$jobs" --iterations "$iters" --buffer-mib "$buffer_mib" \
@@ -229,7 +229,7 @@ if [ -n "$smi" ]; then
     ) >"$out/nvidia_smi_apps.txt" &
     watch_pid=$!
 fi
-(cd "$out" && limit 150 "$cli" jobs run jobs.json --nvml-library "$nvml" >"$out/jobs_run.txt" 2>&1)
+(cd "$out" && limit 120 "$cli" jobs run jobs.json --nvml-library "$nvml" >"$out/jobs_run.txt" 2>&1)
 rc=$?
 [ -n "$watch_pid" ] && { kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null; }
 say "  jobs run: exit $rc (1 is expected: two jobs do not complete)"
