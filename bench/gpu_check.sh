@@ -88,7 +88,7 @@ if [ -n "$smi" ]; then
     "$smi" --query-gpu=index,uuid,name,memory.total --format=csv,noheader,nounits >"$out/nvidia_smi_gpus.txt" 2>&1
     say "nvidia-smi: $(grep -E "^$gpu," "$out/nvidia_smi_gpus.txt" | head -n1)"
 else
-    say "nvidia-smi: not found"
+    check FAIL "nvidia-smi not found (the jobs' memory cannot be checked against it)"
 fi
 
 # 1. Counters.
