@@ -179,6 +179,21 @@ if [ -s "$out/measure.json" ]; then
             if (nb[nvml] && nb[pw] && busy[nvml] > 0)
                 printf "  busy power, %s / %s: %.3f\n", pw, nvml, (busy[pw] / nb[pw]) / (busy[nvml] / nb[nvml])
         }' "$out/measure.json" | tee -a "$summary"
+    # The energy counter's cadence (the record's sampler figure) and resolution (the raw samples).
+    awk -v nvml="nvml:$gpu" '
+        function gcd(a, b,   t) { while (b) { t = a % b; a = b; b = t } return a }
+        /^ "[^"]+": / { sec = $1; gsub(/^"|":$/, "", sec) }
+        (sec == "sampler" || sec == "samples") && /^  "[^"]+": \{$/ { cur = $1; gsub(/^"|":$/, "", cur) }
+        sec == "sampler" && cur == nvml && /^   "update_cadence_ms": / { cad = $2; sub(/,$/, "", cad) }
+        sec == "samples" && cur == nvml && /^   "nj": \[$/ { innj = 1; next }
+        innj && /^   \]/ { innj = 0 }
+        innj { v = $1; sub(/,$/, "", v); v += 0; n++; if (v > 0) { if (!minnz || v < minnz) minnz = v; g = gcd(g, v) } }
+        END {
+            if (cad == "" && !n) exit
+            printf "  %-14s update cadence %s ms (the record'"'"'s sampler figure)", nvml, cad == "" ? "unknown" : cad
+            if (minnz) printf "; over %d raw intervals the least energy in one is %.3f mJ and every one is a multiple of %.3f mJ (the finest step seen)", n, minnz / 1e6, g / 1e6
+            printf "\n"
+        }' "$out/measure.json" | tee -a "$summary"
     ratio=$(sed -n 's/^  busy power, .* \/ .*: \([0-9.]*\)$/\1/p' "$summary" | tail -n1)
     if [ -z "$ratio" ]; then
         check FAIL "the two counters' busy power cannot be compared: no round of both has a busy bracket"

@@ -82,6 +82,7 @@ expect '^  marginal energy, nvml-power:0 / nvml:0: [01]\.[0-9]{3} \(all rounds\)
 expect '^  nvml:0 +busy power 3[01][0-9]\.[0-9] W' "nvml:0's busy power (the fake's 310 W)"
 expect '^  nvml-power:0 +busy power 3[01][0-9]\.[0-9] W' "nvml-power:0's busy power"
 expect '^  nvml:0 .*the counter advanced in [0-9]+ of [0-9]+ intervals \(a new value every [0-9]+ ms\)$' "nvml:0's cadence"
+expect '^  nvml:0 +update cadence [0-9.]+ ms \(the record.s sampler figure\); over [0-9]+ raw intervals the least energy in one is [0-9.]+ mJ and every one is a multiple of [0-9.]+ mJ \(the finest step seen\)$' "nvml:0's cadence and resolution"
 expect '^  busy power, nvml-power:0 / nvml:0: (0\.9[5-9][0-9]|1\.0[0-4][0-9])$' 'busy power agreement'
 expect '^  ok    the two counters agree on busy power' 'the agreement check'
 expect '^  hold: status completed, peak GPU memory 65 MiB' 'the hold job (64 MiB held + 1 MiB buffer)'
