@@ -15,6 +15,7 @@ src=$1
 build=$2
 need ldd libc-bin
 need tar tar
+need strip binutils
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
