@@ -3,12 +3,13 @@
 // JPEG) once, then each `go k` decodes all N images k times through QImage.
 //
 //   joulebench-demo-decoder serve [--jobs N] [--size WxH] [--format png|jpeg]
+#include "child/ChildServer.h"
+
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QImage>
 #include <QPainter>
 
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -113,34 +114,21 @@ int main(int argc, char** argv)
     for (const QByteArray& b : encoded)
         sum ^= checksum(QImage::fromData(b, format.constData()));
 
-    std::printf("ready %d\n", jobs);
-    std::fflush(stdout);
-    std::string line;
-    while (std::getline(std::cin, line)) {
-        if (line == "exit")
-            break;
-        int k = 0;
-        if (std::sscanf(line.c_str(), "go %d", &k) != 1 || k < 0) {
-            std::fprintf(stderr, "joulebench-demo-decoder: expected 'go <k>' or 'exit', got '%s'\n", line.c_str());
-            return 4;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        int decodes = 0;
-        for (int pass = 0; pass < k; ++pass) {
-            for (const QByteArray& b : encoded) {
-                const QImage img = QImage::fromData(b, format.constData());
-                if (img.isNull()) {
-                    std::fprintf(stderr, "joulebench-demo-decoder: a decode failed\n");
-                    return 5;
-                }
-                sum ^= checksum(img);
-                ++decodes;
-            }
-        }
-        const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
-        std::printf("done %d %lld checksum=%016llx\n", decodes, static_cast<long long>(wall.count()),
-                    static_cast<unsigned long long>(sum));
-        std::fflush(stdout);
-    }
-    return 0;
+    return jb::serveChild("joulebench-demo-decoder", jobs,
+                          [&](int k) -> jb::Result<jb::ChildBatch> {
+                              std::int64_t decodes = 0;
+                              for (int pass = 0; pass < k; ++pass) {
+                                  for (const QByteArray& b : encoded) {
+                                      const QImage img = QImage::fromData(b, format.constData());
+                                      if (img.isNull())
+                                          return jb::Error{"a decode failed"};
+                                      sum ^= checksum(img);
+                                      ++decodes;
+                                  }
+                              }
+                              char note[40];
+                              std::snprintf(note, sizeof note, "checksum=%016llx", static_cast<unsigned long long>(sum));
+                              return jb::ChildBatch{decodes, note};
+                          },
+                          std::cin, std::cout, std::cerr);
 }

@@ -26,7 +26,7 @@ bool isRaplSpec(const std::string& s)
 }
 bool isNvmlSpec(const std::string& s)
 {
-    return s == "nvml" || startsWith(s, "nvml:");
+    return s == "nvml" || startsWith(s, "nvml:") || s == "nvml-power" || startsWith(s, "nvml-power:");
 }
 
 std::string simDescription(const SimParams& p)
@@ -106,6 +106,8 @@ std::vector<CounterStatus> listCounters(const CounterOptions& opt)
 
     for (CounterStatus& s : listNvmlCounters(opt))
         list.push_back(std::move(s));
+    for (CounterStatus& s : listNvmlPowerCounters(opt))
+        list.push_back(std::move(s));
     return list;
 }
 
@@ -173,8 +175,8 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
     return Error{
         "unknown counter '" + spec + "'; known counters: rapl, rapl:NAME" +
         (rapl_names.empty() ? std::string() : " (here: " + rapl_names + ")") +
-        ", task, ioreport-gpu, sim, nvml, nvml:N, ioreport:CHANNEL ('joulebench-cli counters' says which are "
-        "readable)"};
+        ", task, ioreport-gpu, sim, nvml, nvml:N, nvml-power:N, ioreport:CHANNEL ('joulebench-cli counters' says "
+        "which are readable)"};
 }
 
 }  // namespace jb

@@ -3,6 +3,7 @@
 #include "counters/NvmlLibrary.h"
 
 #include <charconv>
+#include <chrono>
 
 namespace jb {
 
@@ -10,12 +11,20 @@ namespace {
 
 constexpr const char* kDescription = "NVIDIA GPU total energy (NVML nvmlDeviceGetTotalEnergyConsumption)";
 
-// "nvml" is GPU 0, "nvml:N" GPU N.
+constexpr const char* kPowerDescription = "NVIDIA GPU power (NVML nvmlDeviceGetPowerUsage) integrated over time";
+
+bool isPowerSpec(const std::string& spec)
+{
+    return spec == "nvml-power" || spec.rfind("nvml-power:", 0) == 0;
+}
+
+// "nvml" is GPU 0, "nvml:N" GPU N (the same for nvml-power).
 Result<int> parseSpec(const std::string& spec)
 {
-    if (spec == "nvml")
+    const bool power = isPowerSpec(spec);
+    if (spec == "nvml" || spec == "nvml-power")
         return 0;
-    const std::string prefix = "nvml:";
+    const std::string prefix = power ? "nvml-power:" : "nvml:";
     if (spec.rfind(prefix, 0) == 0 && spec.size() > prefix.size()) {
         int index = -1;
         const char* b = spec.data() + prefix.size();
@@ -24,7 +33,8 @@ Result<int> parseSpec(const std::string& spec)
         if (ec == std::errc() && p == e && index >= 0)
             return index;
     }
-    return Error{"counter spec '" + spec + "': expected nvml:N, N a GPU index as nvidia-smi numbers them"};
+    return Error{"counter spec '" + spec + "': expected " + (power ? "nvml-power:N" : "nvml:N") +
+                 ", N a GPU index as nvidia-smi numbers them"};
 }
 
 class NvmlCounter final : public EnergyCounter {
@@ -77,7 +87,96 @@ private:
     std::uint64_t start_mj_;
 };
 
+// nvml-power:N: the power reading integrated between reads. The driver's reading is itself an
+// average over a window (about 1 s on recent GPUs), so short bursts are smoothed.
+class NvmlPowerCounter final : public EnergyCounter {
+public:
+    NvmlPowerCounter(std::string spec, std::shared_ptr<NvmlLibrary> lib, void* device, int index, std::string name,
+                     std::string uuid, std::uint32_t first_mw)
+        : spec_(std::move(spec)),
+          lib_(std::move(lib)),
+          device_(device),
+          index_(index),
+          name_(std::move(name)),
+          uuid_(std::move(uuid)),
+          last_mw_(first_mw),
+          last_ns_(nowNs())
+    {}
+
+    std::string spec() const override { return spec_; }
+
+    Result<std::int64_t> readNj() override
+    {
+        auto mw = lib_->powerUsageMw(device_);
+        if (!mw)
+            return Error{spec_ + " (GPU " + std::to_string(index_) + "): " + mw.error()};
+        const std::int64_t t = nowNs();
+        // mW x ns = 1e-12 J = 1e-3 nJ.
+        energy_nj_ += (double(last_mw_) + double(*mw)) / 2.0 * double(t - last_ns_) / 1000.0;
+        last_mw_ = *mw;
+        last_ns_ = t;
+        return std::int64_t(energy_nj_);
+    }
+
+    nlohmann::ordered_json info() const override
+    {
+        nlohmann::ordered_json j;
+        j["kind"] = "nvml-power";
+        j["library"] = lib_->path();
+        j["index"] = index_;
+        j["name"] = name_;
+        j["uuid"] = uuid_;
+        j["unit"] = "mW";
+        j["source"] = "nvmlDeviceGetPowerUsage";
+        j["integration"] = "trapezoid between reads";
+        return j;
+    }
+
+private:
+    static std::int64_t nowNs()
+    {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+
+    std::string spec_;
+    std::shared_ptr<NvmlLibrary> lib_;
+    void* device_;
+    int index_;
+    std::string name_, uuid_;
+    std::uint32_t last_mw_;
+    std::int64_t last_ns_;
+    double energy_nj_ = 0;
+};
+
 }  // namespace
+
+std::vector<CounterStatus> listNvmlPowerCounters(const CounterOptions& opt)
+{
+    auto lib = NvmlLibrary::load(opt.nvml_library);
+    if (!lib)
+        return {};
+    auto count = (*lib)->deviceCount();
+    if (!count)
+        return {};
+    std::vector<CounterStatus> out;
+    for (int i = 0; i < *count; ++i) {
+        CounterStatus s{"nvml-power:" + std::to_string(i), true, false, "", kPowerDescription};
+        auto dev = (*lib)->deviceByIndex(i);
+        if (!dev) {
+            s.reason = dev.error();
+        } else {
+            auto mw = (*lib)->powerUsageMw(*dev);
+            s.available = mw.ok();
+            if (!mw)
+                s.reason = mw.error();
+            if (auto name = (*lib)->name(*dev))
+                s.description = "GPU " + std::to_string(i) + " " + *name + " power integrated over time (NVML)";
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
 
 std::vector<CounterStatus> listNvmlCounters(const CounterOptions& opt)
 {
@@ -126,6 +225,15 @@ Result<std::unique_ptr<EnergyCounter>> openNvmlCounter(const std::string& spec, 
     auto dev = (*lib)->deviceByIndex(*index);
     if (!dev)
         return Error{spec + ": " + dev.error()};
+    if (isPowerSpec(spec)) {
+        auto mw = (*lib)->powerUsageMw(*dev);
+        if (!mw)
+            return Error{spec + ": " + mw.error()};
+        auto name = (*lib)->name(*dev);
+        auto uuid = (*lib)->uuid(*dev);
+        return std::unique_ptr<EnergyCounter>(
+            new NvmlPowerCounter(spec, *lib, *dev, *index, name ? *name : "", uuid ? *uuid : "", *mw));
+    }
     auto start = (*lib)->totalEnergyMj(*dev);
     if (!start)
         return Error{spec + ": " + start.error()};

@@ -1,6 +1,8 @@
 #pragma once
 // `nvml:N`: GPU N's total-energy counter (nvmlDeviceGetTotalEnergyConsumption, mJ) through
 // NVML loaded at run time (CounterOptions::nvml_library, a path override for tests).
+// `nvml-power:N`: the same GPU's power reading (nvmlDeviceGetPowerUsage, mW) integrated over
+// time between reads (trapezoids), to check the energy counter against.
 #include "counters/CounterRegistry.h"
 
 #include <memory>
@@ -13,7 +15,11 @@ namespace jb {
 // the reason (library not found, no GPU, energy counter not supported).
 std::vector<CounterStatus> listNvmlCounters(const CounterOptions& opt);
 
-// spec is "nvml:N" (or "nvml", GPU 0).
+// spec is "nvml:N" (or "nvml", GPU 0), or "nvml-power:N" (or "nvml-power").
 Result<std::unique_ptr<EnergyCounter>> openNvmlCounter(const std::string& spec, const CounterOptions& opt);
+
+// One "nvml-power:N" entry per GPU whose power NVML reads; none where NVML does not load (the
+// `nvml` entry says why).
+std::vector<CounterStatus> listNvmlPowerCounters(const CounterOptions& opt);
 
 }  // namespace jb

@@ -1,6 +1,8 @@
 // Fuzz target: the decoder child's protocol lines (jb::parseReady, jb::parseDone,
-// jb::quoteLine), which read whatever a child prints. Each line of the input is tried as
-// both; errors must say something.
+// jb::quoteLine), which read whatever a child prints, and jb::parseGo, which the bundled
+// children read from their parent. Each line of the input is tried as each; errors must say
+// something.
+#include "child/ChildServer.h"
 #include "child/Protocol.h"
 
 #include <cstddef>
@@ -24,6 +26,7 @@ void oneLine(std::string_view line)
 {
     check(jb::parseReady(line), "parseReady");
     check(jb::parseDone(line), "parseDone");
+    check(jb::parseGo(line), "parseGo");
     (void)jb::quoteLine(line);
 }
 

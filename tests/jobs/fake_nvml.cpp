@@ -7,11 +7,14 @@
 //   no_energy <index>           nvmlDeviceGetTotalEnergyConsumption says Not Supported
 //   accounting <index> <0|1>
 //   procs <path>                lines "<gpu index> <pid> <bytes>" (appended by jobs_worker)
+//   busy_file <index> <path>    GPU index is busy while <path> exists (its processes then do
+//                               not count): the fake CUDA driver creates it while it "computes"
 //   init_error <code>           nvmlInit_v2 fails with this code
 // Built twice: FAKE_NVML_OLD leaves out the energy, accounting and _v2/_v3 process calls, as a
 // driver too old to have them.
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -35,6 +38,7 @@ struct Device {
     int accounting = 0;
     double energy_mj = 1.0e6;  // arbitrary start, as a driver loaded a while ago
     double last_s = -1;
+    std::string busy_file;
 };
 
 std::mutex g_mutex;
@@ -80,6 +84,8 @@ std::vector<ProcLine> readProcs()
 
 bool busy(const Device& d)
 {
+    if (!d.busy_file.empty())
+        return access(d.busy_file.c_str(), F_OK) == 0;
     for (const ProcLine& p : readProcs())
         if (p.gpu == d.index && alive(p.pid))
             return true;
@@ -186,6 +192,8 @@ __attribute__((visibility("default"))) int nvmlInit_v2()
             find(index)->energy = false;
         } else if (word == "accounting" && (ls >> index) && find(index)) {
             ls >> find(index)->accounting;
+        } else if (word == "busy_file" && (ls >> index) && find(index)) {
+            ls >> find(index)->busy_file;
         } else if (word == "procs") {
             ls >> g_procs;
         } else if (word == "init_error") {

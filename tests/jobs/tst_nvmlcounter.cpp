@@ -10,6 +10,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 class TestNvmlCounter : public QObject {
     Q_OBJECT
 
@@ -59,6 +61,53 @@ private Q_SLOTS:
         // GPU 1 idles at 60 W in the script.
         const double w = double(*b - *a) / 1e9 / s;
         QVERIFY2(w > 50 && w < 70, qPrintable(QString::number(w)));
+    }
+
+    void powerIntegration()
+    {
+        jbtest::FakeGpuMachine m;
+        const auto list = jb::listNvmlPowerCounters(fake());
+        QCOMPARE(list.size(), std::size_t(2));
+        QCOMPARE(list[1].spec, std::string("nvml-power:1"));
+        QVERIFY(list[0].available && list[1].available);
+        QVERIFY(jb::isWholeDeviceSpec("nvml-power:1"));
+        // Beside nvml:N in the registry's list; none where NVML does not load.
+        const auto all = jb::listCounters(fake());
+        QVERIFY(std::any_of(all.begin(), all.end(), [](const jb::CounterStatus& s) { return s.spec == "nvml-power:0"; }));
+        QVERIFY(jb::listNvmlPowerCounters(fake("/nonexistent/libnvidia-ml.so.1")).empty());
+
+        auto c = jb::openCounter("nvml-power:1", fake());
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+        QCOMPARE((*c)->spec(), std::string("nvml-power:1"));
+        QCOMPARE((*c)->info().at("kind").get<std::string>(), std::string("nvml-power"));
+        QCOMPARE((*c)->info().at("source").get<std::string>(), std::string("nvmlDeviceGetPowerUsage"));
+        QElapsedTimer t;
+        t.start();
+        auto a = (*c)->readNj();
+        QVERIFY(a.ok());
+        QTest::qWait(200);
+        auto b = (*c)->readNj();
+        const double s = double(t.nsecsElapsed()) / 1e9;
+        QVERIFY(b.ok());
+        // GPU 1 idles at 60 W in the script; busy (a registered process) it draws 200 W.
+        const double w = double(*b - *a) / 1e9 / s;
+        QVERIFY2(w > 50 && w < 70, qPrintable(QString::number(w)));
+        jbtest::writeText(m.procs, "1 " + std::to_string(getpid()) + " 1048576\n");
+        auto d = (*c)->readNj();  // the trapezoid ends at the new power
+        QTest::qWait(200);
+        auto e = (*c)->readNj();
+        QVERIFY(d.ok() && e.ok());
+        QVERIFY2(*e - *d > std::int64_t(0.19 * 200e9), qPrintable(QString::number(double(*e - *d) / 1e9)));
+
+        auto plain = jb::openNvmlCounter("nvml-power", fake());
+        QVERIFY(plain.ok());
+        QCOMPARE((*plain)->info().at("index").get<int>(), 0);
+        auto bad = jb::openNvmlCounter("nvml-power:x", fake());
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().find("expected nvml-power:N") != std::string::npos, bad.error().c_str());
+        auto none = jb::openNvmlCounter("nvml-power:7", fake());
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().find("so no GPU 7") != std::string::npos, none.error().c_str());
     }
 
     void openedThroughTheRegistry()

@@ -19,7 +19,7 @@ for d in "${expect_deps[@]}"; do
 done
 
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
-expect=(./usr/bin/joulebench-cli ./usr/bin/joulebench-demo-decoder ./usr/lib/udev/rules.d/60-joulebench-powercap.rules
+expect=(./usr/bin/joulebench-cli ./usr/bin/joulebench-demo-decoder ./usr/bin/joulebench-gpu-load ./usr/lib/udev/rules.d/60-joulebench-powercap.rules
     ./usr/share/doc/joulebench/copyright)
 if [ "$has_gui" = 1 ]; then
     expect+=(./usr/bin/joulebench
