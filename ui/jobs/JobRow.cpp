@@ -56,6 +56,7 @@ void applyDisk(JobRow& row, const JobDiskInfo& disk)
         row.state = RowState::Preserved;
         break;
     case DiskState::Orphaned:
+    case DiskState::Submitted:  // a Slurm job whose driver is gone: watched again by the next run
         row.state = RowState::Orphaned;
         break;
     case DiskState::Running:
