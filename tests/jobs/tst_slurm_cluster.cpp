@@ -54,6 +54,20 @@ bool alive(pid_t pid)
     return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }
 
+// How a job ended, in the test log (the closing note of the issue quotes these lines).
+void logEnd(const std::string& runs, const char* name)
+{
+    const auto d = jb::inspectJob(runs, name);
+    if (!d.manifest)
+        return;
+    const json& sl = d.manifest->slurm;
+    qInfo("job %s: status=%s rc=%s slurm_state=%s slurm_exit=%s written_by=%s", name,
+          jb::statusName(d.manifest->status).c_str(),
+          d.manifest->return_code ? std::to_string(*d.manifest->return_code).c_str() : "-",
+          sl.value("state", json("-")).dump().c_str(), sl.value("exit_code", json("-")).dump().c_str(),
+          sl.value("written_by", json("node")).dump().c_str());
+}
+
 }  // namespace
 
 class TestSlurmCluster : public QObject {
@@ -167,6 +181,8 @@ private Q_SLOTS:
             QVERIFY(m[n].slurm["start_time"].is_string());
             QVERIFY(m[n].slurm["end_time"].is_string());
         }
+        for (const char* n : {"good", "bad", "slow"})
+            logEnd(runs, n);
         QCOMPARE(m["good"].status, jb::JobStatus::Completed);
         QCOMPARE(m["good"].slurm["state"].get<std::string>(), std::string("COMPLETED"));
         QCOMPARE(m["good"].slurm["exit_code"].get<int>(), 0);
@@ -213,6 +229,7 @@ private Q_SLOTS:
         const pid_t daemon = pid_t(std::stol(jbtest::readText(pidfile)));
         QVERIFY(daemon > 0);
         QVERIFY2(!alive(daemon), qPrintable(QStringLiteral("daemon %1 survived").arg(daemon)));
+        logEnd(runsOf(file), "escapee");
         const auto d = jb::inspectJob(runsOf(file), "escapee");
         QCOMPARE(d.state, jb::DiskState::Preserved);
         const json& t = d.manifest->termination;
@@ -251,6 +268,8 @@ private Q_SLOTS:
         QVERIFY2(again.err.contains(QStringLiteral("(submitted by an earlier driver)")), qPrintable(again.err));
         QVERIFY(!again.err.contains(QStringLiteral("submitted as Slurm job")));
         QVERIFY(again.out.contains(QStringLiteral("jobs: 3 completed, 0 failed")));
+        for (const char* n : {"k1", "k2", "k3"})
+            logEnd(runs, n);
         for (const char* n : {"k1", "k2", "k3"}) {
             const Ran q = squeue({QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
                                   QStringLiteral("-n"), QStringLiteral("jb-%1").arg(QLatin1String(n)),
@@ -280,10 +299,41 @@ private Q_SLOTS:
         out += QString::fromUtf8(driver.readAllStandardOutput());
         QCOMPARE(driver.exitCode(), 1);
         QVERIFY2(out.contains(QStringLiteral("DONE victim status=cancelled")), qPrintable(out));
+        logEnd(runsOf(file), "victim");
         const auto d = jb::inspectJob(runsOf(file), "victim");
         QCOMPARE(d.state, jb::DiskState::Preserved);
         QCOMPARE(d.manifest->slurm["state"].get<std::string>(), std::string("CANCELLED"));
         QCOMPARE(d.manifest->slurm["job_id"].get<std::string>(), started.captured(1).toStdString());
+    }
+
+    // A job Slurm ends before the node ran it (held, then scancelled): the driver writes its
+    // manifest from Slurm's record.
+    void endedBeforeItRan()
+    {
+        const QString file = writeJobFile({jbtest::workerJob("held", {})}, {{"sbatch_args", {"--hold"}}});
+        QProcess driver;
+        driver.start(kCli, {QStringLiteral("jobs"), QStringLiteral("run"), file});
+        QVERIFY(driver.waitForStarted());
+        QString out;
+        QRegularExpressionMatch pending;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (out += QString::fromUtf8(driver.readAllStandardOutput()),
+             pending = QRegularExpression(QStringLiteral("PENDING held slurm_job=(\\d+) reason=JobHeldUser")).match(out),
+             pending.hasMatch()),
+            20000);
+        QCOMPARE(runProgram(QStringLiteral("scancel"), {pending.captured(1)}).code, 0);
+        QVERIFY(driver.waitForFinished(30000));
+        out += QString::fromUtf8(driver.readAllStandardOutput());
+        QVERIFY2(out.contains(QStringLiteral("DONE held status=cancelled")), qPrintable(out));
+        logEnd(runsOf(file), "held");
+        const auto d = jb::inspectJob(runsOf(file), "held");
+        QCOMPARE(d.state, jb::DiskState::Preserved);
+        const json& sl = d.manifest->slurm;
+        QCOMPARE(sl["written_by"].get<std::string>(), std::string("driver"));
+        QCOMPARE(sl["state"].get<std::string>(), std::string("CANCELLED"));
+        QCOMPARE(sl["job_id"].get<std::string>(), pending.captured(1).toStdString());
+        QVERIFY(d.manifest->logs.contains("slurm"));
+        QVERIFY(!d.manifest->notes.empty());
     }
 
     // SIGTERM to the driver scancels what it submitted.
@@ -308,6 +358,7 @@ private Q_SLOTS:
         const Ran q = squeue({QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"), QStringLiteral("-j"),
                               started.captured(1), QStringLiteral("-o"), QStringLiteral("%T")});
         QCOMPARE(q.out.trimmed(), QStringLiteral("CANCELLED"));
+        logEnd(runsOf(file), "stopped");
     }
 
     // A partition Slurm does not have: a clear error before anything is submitted.
