@@ -1,6 +1,7 @@
 #include "jobs/SlurmExecutor.h"
 
 #include "base/Clock.h"
+#include "jobs/LogTail.h"
 #include "jobs/RunFolders.h"
 #include "jobs/Subprocess.h"
 
@@ -217,6 +218,8 @@ JobOutcome SlurmExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     }
 
     const auto poll_ns = std::int64_t(options_.settings.poll_seconds * 1e9);
+    // The node writes the job's logs into the shared run folder: followed from here.
+    LogTail tails[2] = {{launch.run_dir + "/stdout.log", "stdout"}, {launch.run_dir + "/stderr.log", "stderr"}};
     RemoteState last;
     bool scancelled = false;
     std::int64_t last_answer = monotonicNs();
@@ -233,6 +236,9 @@ JobOutcome SlurmExecutor::run(const JobLaunch& launch, JobObserver& observer, co
         auto info = query(job_id);
         if (info) {
             last_answer = monotonicNs();
+            if (info->state == "RUNNING" || info->finished())
+                for (LogTail& t : tails)
+                    t.poll(observer, info->finished());
             if (info->finished())
                 return finish(launch, *info, job_id, scancelled);
             RemoteState st{info->state, info->reason, job_id, info->node};

@@ -156,8 +156,12 @@ private Q_SLOTS:
                  j["timeout_seconds"] = 1;
                  return j;
              }()});
-        const Ran run = runProgram(kCli, {QStringLiteral("jobs"), QStringLiteral("run"), file});
+        const Ran run =
+            runProgram(kCli, {QStringLiteral("jobs"), QStringLiteral("run"), file, QStringLiteral("--follow")});
         QVERIFY2(run.code == 1, qPrintable(run.out + run.err));  // two jobs failed
+        // The job's output, written on the node into the shared run folder, followed by the driver.
+        QVERIFY2(run.err.contains(QRegularExpression(QStringLiteral("\\[good stdout\\] CUDA_VISIBLE_DEVICES=[01]"))),
+                 qPrintable(run.err));
         QVERIFY2(run.out.contains(QRegularExpression(QStringLiteral("PENDING slow slurm_job=\\d+ reason=(Resources|Priority)"))),
                  qPrintable(run.out));
         QVERIFY2(run.out.contains(QRegularExpression(QStringLiteral("START good slurm_job=\\d+ node=\\S+"))),
