@@ -266,22 +266,25 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
     return exit_code;
 }
 
-// The executor's lines on stderr (the job's own output is in its logs).
+// The executor's lines on stderr (the job's own output is in its logs), printed on the main
+// thread (the executor calls from its worker thread).
 class ExecPrinter final : public jb::JobObserver {
 public:
     explicit ExecPrinter(QString name) : name_(std::move(name)) {}
-    void started(std::int64_t pid) override
-    {
-        err() << "[" << name_ << "] started pid=" << pid << Qt::endl;
-    }
+    void started(std::int64_t pid) override { print(QStringLiteral("started pid=%1").arg(pid)); }
     void progress(const jb::JobProgress&) override {}
     void logLine(const std::string& stream, const std::string& line) override
     {
         if (stream == "driver")
-            err() << "[" << name_ << "] " << toQ(line) << Qt::endl;
+            print(toQ(line));
     }
 
 private:
+    void print(const QString& text)
+    {
+        QMetaObject::invokeMethod(
+            qApp, [n = name_, text] { err() << "[" << n << "] " << text << Qt::endl; }, Qt::QueuedConnection);
+    }
     QString name_;
 };
 
