@@ -1,25 +1,35 @@
-// `joulebench-cli jobs run FILE` runs a GPU job queue (a line per job start and end) and
-// `joulebench-cli jobs status FILE` prints every job's state as it is on disk.
+// `joulebench-cli jobs run FILE` runs a GPU job queue (a line per job start and end) on this
+// machine or on a Slurm cluster, `joulebench-cli jobs exec FILE --job NAME` runs one job of it
+// here (what a Slurm node runs), and `joulebench-cli jobs status FILE` prints every job's state
+// as it is on disk (and in Slurm).
 #include "CliCommon.h"
 #include "Commands.h"
 #include "base/StopSignals.h"
 
 #include "jobs/JobFile.h"
 #include "jobs/JobQueue.h"
+#include "jobs/JobRun.h"
 #include "jobs/LocalExecutor.h"
+#include "jobs/Provenance.h"
 #include "jobs/RunFolders.h"
+#include "jobs/SlurmExecutor.h"
+#include "jobs/Subprocess.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
-
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <thread>
 
 namespace jbcli {
 
 namespace {
 
-const char* kActions = "run FILE [--dry-run] | status FILE [--json]";
+const char* kActions =
+    "run FILE [--dry-run] [--executor local|slurm] | exec FILE --job NAME [--run-dir DIR] | status FILE [--json]";
 
 QString fixed(double v, int decimals)
 {
@@ -38,22 +48,46 @@ QString energyField(const jb::JobManifest& m, const char* key)
     return fixed((*it)[key].get<double>(), 1);
 }
 
-int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFile& file_in)
+jb::Result<jb::LocalExecutorOptions> localOptions(const QCommandLineParser& p, const jb::JobFile& file)
 {
-    jb::JobFile file = file_in;
     auto counter_opts = counterOptionsFrom(p);
     if (!counter_opts)
-        return usageError(command, toQ(counter_opts.error()));
+        return jb::Error{counter_opts.error()};
     jb::LocalExecutorOptions exec;
     exec.counters = *counter_opts;
     exec.nvml_library = p.isSet(QStringLiteral("nvml-library")) ? counter_opts->nvml_library
                                                                 : file.nvml_library;
     exec.nvidia_smi = p.isSet(QStringLiteral("nvidia-smi")) ? toStd(p.value(QStringLiteral("nvidia-smi")))
                                                             : file.nvidia_smi;
+    return exec;
+}
+
+jb::SlurmExecutorOptions slurmOptions(const jb::JobFile& file)
+{
+    jb::SlurmExecutorOptions o;
+    o.settings = file.executor;
+    o.programs = jb::SlurmPrograms::from(file.executor);
+    o.joulebench_cli = !file.executor.joulebench_cli.empty()
+        ? file.executor.joulebench_cli
+        : toStd(QFileInfo(QCoreApplication::applicationFilePath()).absoluteFilePath());
+    return o;
+}
+
+int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFile& file_in)
+{
+    jb::JobFile file = file_in;
+    auto exec = localOptions(p, file);
+    if (!exec)
+        return usageError(command, toQ(exec.error()));
     const bool dry = p.isSet(QStringLiteral("dry-run"));
     const bool follow = p.isSet(QStringLiteral("follow"));
+    std::shared_ptr<jb::JobExecutor> executor;
+    if (file.executor.kind == jb::ExecutorKind::Slurm)
+        executor = std::make_shared<jb::SlurmExecutor>(slurmOptions(file));
+    else
+        executor = std::make_shared<jb::LocalExecutor>(*exec);
 
-    jb::JobQueue queue(file, std::make_shared<jb::LocalExecutor>(exec), jb::QueueOptions{dry});
+    jb::JobQueue queue(file, executor, jb::QueueOptions{dry});
     int exit_code = kOk;
     QObject::connect(&queue, &jb::JobQueue::jobPreserved,
                      [](const QString& n, const QString& path, const QString& st) {
@@ -72,6 +106,16 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
         &queue, &jb::JobQueue::jobStarted, [](const QString& n, int gpu, const QString& dir, qint64 pid) {
             out() << "START " << n << " gpu=" << gpu << " pid=" << pid << " -> " << dir << Qt::endl;
         });
+    QObject::connect(&queue, &jb::JobQueue::jobRemoteState,
+                     [](const QString& n, const QString& state, const QString& reason, const QString& id,
+                        const QString& node) {
+                         if (state == QLatin1String("RUNNING"))
+                             out() << "START " << n << " slurm_job=" << id << " node=" << node << Qt::endl;
+                         else
+                             out() << state << ' ' << n << " slurm_job=" << id
+                                   << (reason.isEmpty() ? QString() : QStringLiteral(" reason=") + reason)
+                                   << Qt::endl;
+                     });
     QObject::connect(&queue, &jb::JobQueue::jobFinished,
                      [](const QString& n, const jb::JobManifest& m, const QString& path) {
                          out() << "DONE " << n << " status=" << toQ(jb::statusName(m.status)) << " rc="
@@ -114,7 +158,10 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     jb::StopSignals stops;
     QObject::connect(&stops, &jb::StopSignals::caught, [&](int signo) {
         err() << command << ": " << jb::StopSignals::name(signo)
-              << ": stopping: ending the running jobs (their manifests say cancelled)" << Qt::endl;
+              << (file.executor.kind == jb::ExecutorKind::Slurm
+                      ? ": stopping: cancelling the submitted Slurm jobs (scancel; their manifests say cancelled)"
+                      : ": stopping: ending the running jobs (their manifests say cancelled)")
+              << Qt::endl;
         queue.cancel();
     });
     queue.start();
@@ -122,9 +169,46 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     return exit_code;
 }
 
+// A job's state in Slurm for the status table ("PENDING(Resources) #1234", "RUNNING@node7 #1234").
+struct SlurmCell {
+    QString text = QStringLiteral("-");
+    nlohmann::json json;
+};
+
+SlurmCell slurmCell(const jb::SlurmExecutor* slurm, const jb::JobDiskInfo& d)
+{
+    SlurmCell c;
+    auto fill = [&](const std::string& id, const std::string& state, const std::string& reason,
+                    const std::string& node) {
+        c.text = toQ(state) + (reason.empty() ? QString() : QStringLiteral("(%1)").arg(toQ(reason))) +
+            (node.empty() ? QString() : QStringLiteral("@%1").arg(toQ(node))) + QStringLiteral(" #") + toQ(id);
+        c.json = {{"job_id", id}, {"state", state}, {"reason", reason}, {"node", node}};
+    };
+    if (d.manifest && d.manifest->slurm.is_object()) {
+        const auto& j = d.manifest->slurm;
+        auto str = [&](const char* k) {
+            return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
+        };
+        fill(str("job_id"), str("state").empty() ? std::string("?") : str("state"), "", str("node"));
+    } else if (slurm && !d.remote_job_id.empty()) {
+        if (auto info = slurm->query(d.remote_job_id))
+            fill(d.remote_job_id, info->state, info->reason, info->node);
+        else
+            fill(d.remote_job_id, "?", info.error(), "");
+    }
+    return c;
+}
+
 int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
 {
     int exit_code = kOk;
+    const bool is_slurm = file.executor.kind == jb::ExecutorKind::Slurm;
+    std::unique_ptr<jb::SlurmExecutor> slurm;
+    if (is_slurm)
+        slurm = std::make_unique<jb::SlurmExecutor>(slurmOptions(file));
+    auto withSlurm = [&](const QString& cell, const QString& folder) {
+        return is_slurm ? cell.leftJustified(32) + QLatin1Char(' ') + folder : folder;
+    };
     nlohmann::json rows = nlohmann::json::array();
     const QString header = QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9")
                                .arg(QStringLiteral("JOB"), -24)
@@ -135,7 +219,7 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
                                .arg(QStringLiteral("WALL_S"), 9)
                                .arg(QStringLiteral("PEAK_MIB"), 9)
                                .arg(QStringLiteral("GPU_J"), 10)
-                               .arg(QStringLiteral("FOLDER"));
+                               .arg(withSlurm(QStringLiteral("SLURM"), QStringLiteral("FOLDER")));
     if (!p.isSet(QStringLiteral("json")))
         out() << header << Qt::endl;
     for (const jb::JobSpec& job : file.jobs) {
@@ -154,6 +238,9 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
         r["manifest"] = d.manifest_path.empty() ? nlohmann::json() : nlohmann::json(d.manifest_path);
         r["folder"] = d.run_dir.empty() ? d.job_folder : d.run_dir;
         r["detail"] = d.detail;
+        const SlurmCell cell = slurmCell(slurm.get(), d);
+        if (is_slurm)
+            r["slurm"] = cell.json;
         rows.push_back(r);
         if (p.isSet(QStringLiteral("json")))
             continue;
@@ -169,7 +256,7 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
                      .arg(m ? QString::number(m->hardware.peak_process_gpu_memory_mib) : QStringLiteral("-"),
                           9)
                      .arg(m ? energyField(*m, "total_j") : QStringLiteral("-"), 10)
-                     .arg(folder)
+                     .arg(withSlurm(cell.text, folder))
               << Qt::endl;
         if (!d.detail.empty() && d.state != jb::DiskState::Preserved)
             out() << "    " << toQ(d.detail) << Qt::endl;
@@ -179,6 +266,129 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
     return exit_code;
 }
 
+// The executor's lines on stderr (the job's own output is in its logs), printed on the main
+// thread (the executor calls from its worker thread).
+class ExecPrinter final : public jb::JobObserver {
+public:
+    explicit ExecPrinter(QString name) : name_(std::move(name)) {}
+    void started(std::int64_t pid) override { print(QStringLiteral("started pid=%1").arg(pid)); }
+    void progress(const jb::JobProgress&) override {}
+    void logLine(const std::string& stream, const std::string& line) override
+    {
+        if (stream == "driver")
+            print(toQ(line));
+    }
+
+private:
+    void print(const QString& text)
+    {
+        QMetaObject::invokeMethod(
+            qApp, [n = name_, text] { err() << "[" << n << "] " << text << Qt::endl; }, Qt::QueuedConnection);
+    }
+    QString name_;
+};
+
+// One job of the file, here: what a Slurm node runs (the batch script execs this). The same
+// launch, executor and manifest as a queue's job; the GPU is the one the allocation gives.
+int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFile& file)
+{
+    const std::string name = toStd(p.value(QStringLiteral("job")));
+    if (name.empty())
+        return usageError(command, QStringLiteral("exec: --job NAME is required"));
+    std::size_t index = file.jobs.size();
+    for (std::size_t i = 0; i < file.jobs.size(); ++i)
+        if (file.jobs[i].name == name)
+            index = i;
+    if (index == file.jobs.size())
+        return usageError(command, QStringLiteral("exec: %1 has no job named '%2'").arg(toQ(file.path), toQ(name)));
+    const jb::JobSpec& job = file.jobs[index];
+    auto opts = localOptions(p, file);
+    if (!opts)
+        return usageError(command, toQ(opts.error()));
+    std::string run_dir;
+    if (p.isSet(QStringLiteral("run-dir"))) {
+        run_dir = toStd(QFileInfo(p.value(QStringLiteral("run-dir"))).absoluteFilePath());
+        if (!QFileInfo(toQ(run_dir)).isDir())
+            return usageError(command, QStringLiteral("exec: --run-dir '%1' is not a folder").arg(toQ(run_dir)));
+    } else {
+        auto d = jb::createRunDirectory(file.output_root, name);
+        if (!d)
+            return usageError(command, toQ(d.error()));
+        run_dir = *d;
+    }
+    const std::vector<std::string> env = jb::mergedEnvironment({});
+    const bool in_slurm = jb::environmentValue(env, "SLURM_JOB_ID").has_value();
+    std::vector<int> gpus = jb::allocatedGpus(jb::environmentValue(env, "SLURM_JOB_GPUS"),
+                                              jb::environmentValue(env, "CUDA_VISIBLE_DEVICES"));
+    if (gpus.empty() && job.gpu)
+        gpus.push_back(*job.gpu);
+    if (gpus.empty() && !in_slurm && !file.allowed_gpus.empty())
+        gpus.push_back(file.allowed_gpus.front());
+    if (gpus.empty())
+        return usageError(command, QStringLiteral("exec: job '%1' has no GPU: neither SLURM_JOB_GPUS nor "
+                                                  "CUDA_VISIBLE_DEVICES names one (ask Slurm for one with "
+                                                  "executor.gpus_per_job)")
+                                       .arg(toQ(name)));
+    jb::LocalExecutor local(*opts);
+    nlohmann::json gpu_list = nlohmann::json::array();
+    jb::GpuInfo first;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        auto info = local.probeGpu(gpus[i]);
+        if (!info)
+            return usageError(command, QStringLiteral("exec: %1").arg(toQ(info.error())));
+        if (i == 0)
+            first = *info;
+        gpu_list.push_back({{"physical_index", info->physical_index}, {"uuid", info->uuid}, {"name", info->name}});
+    }
+    // The driver's source report where it left one; else this node's.
+    nlohmann::json source;
+    if (std::ifstream in(run_dir + "/source.json"); in) {
+        try {
+            source = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::exception&) {
+            source = nullptr;  // recomputed below
+        }
+    }
+    if (source.is_null() && !file.provenance.source.empty()) {
+        auto rep = jb::sourceReport(file.provenance, true);
+        if (!rep)
+            return usageError(command, QStringLiteral("exec: %1").arg(toQ(rep.error())));
+        source = *rep;
+    }
+    // Under Slurm the job keeps the allocation's CUDA_VISIBLE_DEVICES.
+    const jb::JobLaunch launch = jb::makeJobLaunch(
+        file, index, run_dir, first,
+        in_slurm ? std::nullopt : std::optional<std::string>(std::to_string(first.physical_index)));
+
+    std::atomic<bool> cancel{false};
+    jb::StopSignals stops;
+    QObject::connect(&stops, &jb::StopSignals::caught, [&](int signo) {
+        err() << command << ": " << jb::StopSignals::name(signo) << ": ending the job (its manifest says cancelled)"
+              << Qt::endl;
+        cancel.store(true);
+    });
+    jb::JobOutcome outcome;
+    ExecPrinter printer(toQ(name));
+    std::thread worker([&] {
+        outcome = local.run(launch, printer, cancel);
+        QMetaObject::invokeMethod(qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+    });
+    QCoreApplication::exec();
+    worker.join();
+    jb::JobManifest m = jb::makeJobManifest(file, index, launch, outcome, source, {});
+    if (in_slurm)
+        m.slurm = jb::slurmNodeRecord(env, gpu_list);
+    const std::string path = run_dir + "/" + jb::kManifestName;
+    if (auto st = jb::writeJsonAtomic(path, m.toJson()); !st) {
+        err() << command << ": " << toQ(st.error()) << Qt::endl;
+        return kAborted;
+    }
+    out() << "DONE " << toQ(name) << " status=" << toQ(jb::statusName(m.status)) << " rc="
+          << (m.return_code ? QString::number(*m.return_code) : QStringLiteral("-")) << " -> " << toQ(path)
+          << Qt::endl;
+    return m.status == jb::JobStatus::Completed ? kOk : kAborted;
+}
+
 }  // namespace
 
 int cmdJobs(const QStringList& args)
@@ -186,11 +396,12 @@ int cmdJobs(const QStringList& args)
     const QString command = args.value(0);
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
-        "Runs a queue of GPU jobs from a job file (docs/JOBS.md), or shows their state on disk.\n"
+        "Runs a queue of GPU jobs from a job file (docs/JOBS.md) here or on a Slurm cluster, runs one\n"
+        "job of it here (exec: what a Slurm node runs), or shows their state on disk.\n"
         "Exit status: 0 every job completed or was preserved, 1 a job failed (or an orphaned run\n"
         "folder needs an audit), 2 a bad job file or usage, or a run refused before any job started."));
     p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("action"), QStringLiteral("run or status"));
+    p.addPositionalArgument(QStringLiteral("action"), QStringLiteral("run, exec or status"));
     p.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the job file (JSON)"));
     p.addOption({QStringLiteral("dry-run"),
                  QStringLiteral("run: print what would run; start nothing, create nothing.")});
@@ -202,17 +413,33 @@ int cmdJobs(const QStringList& args)
                         "file's, else nvidia-smi on PATH)."),
          QStringLiteral("PATH")});
     p.addOption({QStringLiteral("json"), QStringLiteral("status: print the states as JSON.")});
+    p.addOption({QStringLiteral("executor"),
+                 QStringLiteral("run, exec, status: local or slurm, in place of the job file's executor.kind."),
+                 QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("job"), QStringLiteral("exec: the job to run."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("run-dir"),
+                 QStringLiteral("exec: the job's run folder (made by the driver; default: a new one)."),
+                 QStringLiteral("DIR")});
     addCounterOptions(p);
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 2)
         return usageError(command, QStringLiteral("expected %1").arg(QLatin1String(kActions)));
-    auto file = jb::readJobFile(toStd(pos.at(1)));
+    std::optional<jb::ExecutorKind> kind;
+    if (p.isSet(QStringLiteral("executor"))) {
+        kind = jb::executorKindFrom(toStd(p.value(QStringLiteral("executor"))));
+        if (!kind)
+            return usageError(command, QStringLiteral("--executor: expected local or slurm, found '%1'")
+                                           .arg(p.value(QStringLiteral("executor"))));
+    }
+    auto file = jb::readJobFile(toStd(pos.at(1)), kind);
     if (!file)
         return usageError(command, toQ(file.error()));
     if (pos.at(0) == QLatin1String("run"))
         return runJobs(command, p, *file);
+    if (pos.at(0) == QLatin1String("exec"))
+        return execJob(command, p, *file);
     if (pos.at(0) == QLatin1String("status"))
         return statusJobs(p, *file);
     return usageError(

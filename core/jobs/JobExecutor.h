@@ -2,8 +2,9 @@
 // Where a job runs. The queue decides what runs when and on which GPU and keeps the run
 // folders and manifests; an executor does everything that touches the job's machine: the GPU
 // report, starting the job in its own session, watching its memory and energy, ending it at
-// its timeout, finding and hashing its result. LocalExecutor runs jobs on this machine; a
-// remote executor would implement the same calls (run folders on a shared file system).
+// its timeout, finding and hashing its result. LocalExecutor runs jobs on this machine;
+// SlurmExecutor submits each to a Slurm cluster, where `joulebench-cli jobs exec` runs it through
+// a LocalExecutor (run folders on a shared file system).
 #include "base/Result.h"
 #include "counters/CounterRegistry.h"
 #include "jobs/GpuProbe.h"
@@ -33,6 +34,22 @@ struct JobLaunch {
     GpuInfo gpu;
     double memory_sampling_period_seconds = 1.0;
     EnergySettings energy;
+    // For executors that hand the job to another machine (Slurm): the job file and the job's
+    // index in it, the source report, and the Slurm job id of a job submitted by an earlier
+    // driver (watched instead of submitted again).
+    std::string job_file;
+    std::size_t job_index = 0;
+    nlohmann::json source;
+    std::string adopt_job_id;
+    std::size_t sequence = 0;  // the queue's count of jobs handed over before this one (submit order)
+};
+
+// Where a remote job is: Slurm's state (PENDING, RUNNING ...), why, its job id and node.
+struct RemoteState {
+    std::string state;
+    std::string reason;
+    std::string job_id;
+    std::string node;
 };
 
 struct JobProgress {
@@ -51,6 +68,8 @@ public:
     virtual void progress(const JobProgress& p) = 0;
     virtual void logLine(const std::string& stream,
                          const std::string& line) = 0;  // "stdout"/"stderr"/"driver"
+    // A remote job's state changed (the local executor never calls it).
+    virtual void remoteState(const RemoteState&) {}
 };
 
 // What happened, for the manifest.
@@ -73,6 +92,9 @@ struct JobOutcome {
     nlohmann::json termination;
     nlohmann::json logs = nlohmann::json::object();
     std::vector<std::string> notes;
+    nlohmann::json slurm;  // the Slurm executor's record (Manifest.h)
+    // The manifest the job's node wrote, completed by the executor: written as it is.
+    std::optional<JobManifest> manifest;
 };
 
 class JobExecutor {
@@ -84,6 +106,12 @@ public:
     // different GPUs. cancel becomes true when the queue is stopped.
     virtual JobOutcome run(const JobLaunch& launch, JobObserver& observer,
                            const std::atomic<bool>& cancel) = 0;
+    // True where the executor (a cluster's scheduler) picks each job's GPU: the queue then hands
+    // it every job at once, without a GPU, and probes none.
+    virtual bool placesJobs() const { return false; }
+    // Checked once before any job starts (a Slurm partition that does not exist); called on a
+    // worker thread.
+    virtual Status prepare() { return Ok{}; }
 };
 
 }  // namespace jb

@@ -101,7 +101,90 @@ void readFields(JsonRead& r, const nlohmann::json& o, const std::string& path, J
         f.work = *v;
 }
 
+void readExecutor(JsonRead& r, const nlohmann::json& v, const std::string& base_dir, ExecutorSettings& e)
+{
+    const std::string path = "executor";
+    if (!r.object(v, path))
+        return;
+    auto* kind = JsonRead::member(v, "kind");
+    if (!kind) {
+        r.fail("executor.kind", "missing; expected \"local\" or \"slurm\"");
+        return;
+    }
+    auto k = r.string(*kind, "executor.kind", true);
+    if (!k)
+        return;
+    if (auto parsed = executorKindFrom(*k))
+        e.kind = *parsed;
+    else {
+        r.fail("executor.kind", "unknown executor \"" + *k + "\"; expected \"local\" or \"slurm\"");
+        return;
+    }
+    if (e.kind == ExecutorKind::Local) {
+        r.onlyKeys(v, path, {"kind"});
+        return;
+    }
+    r.onlyKeys(v, path,
+               {"kind", "partition", "account", "qos", "gpus_per_job", "cpus_per_job", "mem_per_job",
+                "sbatch_args", "slurm_bin", "slurm_conf", "joulebench_cli", "poll_seconds"});
+    auto str = [&](const char* key, std::string& to) {
+        if (auto* x = JsonRead::member(v, key))
+            if (auto s = r.string(*x, JsonRead::key(path, key), true))
+                to = *s;
+    };
+    str("partition", e.partition);
+    str("account", e.account);
+    str("qos", e.qos);
+    str("mem_per_job", e.mem_per_job);
+    if (auto* x = JsonRead::member(v, "gpus_per_job"))
+        if (auto i = r.integer(*x, "executor.gpus_per_job", 0)) {
+            if (*i > 1024)
+                r.fail("executor.gpus_per_job", std::to_string(*i) + " GPUs per job is too many");
+            else
+                e.gpus_per_job = int(*i);
+        }
+    if (auto* x = JsonRead::member(v, "cpus_per_job"))
+        if (auto i = r.integer(*x, "executor.cpus_per_job", 1)) {
+            if (*i > 1'000'000)
+                r.fail("executor.cpus_per_job", std::to_string(*i) + " CPUs per job is too many");
+            else
+                e.cpus_per_job = int(*i);
+        }
+    if (auto* x = JsonRead::member(v, "sbatch_args"))
+        if (auto l = r.strings(*x, "executor.sbatch_args", false))
+            e.sbatch_args = *l;
+    std::string s;
+    str("slurm_bin", s);
+    if (!s.empty())
+        e.slurm_bin = absoluteFrom(base_dir, s);
+    s.clear();
+    str("slurm_conf", s);
+    if (!s.empty())
+        e.slurm_conf = absoluteFrom(base_dir, s);
+    s.clear();
+    str("joulebench_cli", s);
+    if (!s.empty())
+        e.joulebench_cli = programFrom(base_dir, s);
+    if (auto* x = JsonRead::member(v, "poll_seconds"))
+        if (auto d = r.number(*x, "executor.poll_seconds", 0.05, false))
+            e.poll_seconds = *d;
+}
+
 }  // namespace
+
+std::string executorKindName(ExecutorKind k)
+{
+    return k == ExecutorKind::Slurm ? "slurm" : "local";
+}
+
+std::optional<ExecutorKind> executorKindFrom(const std::string& s)
+{
+    if (s == "local")
+        return ExecutorKind::Local;
+    if (s == "slurm")
+        return ExecutorKind::Slurm;
+    return std::nullopt;
+}
 
 nlohmann::json JobSpec::toJson() const
 {
@@ -148,7 +231,7 @@ std::string fillPlaceholders(const std::string& s, const std::string& run_dir, c
 }
 
 Result<JobFile> parseJobFileText(const std::string& text, const std::string& base_dir,
-                                 const std::string& origin)
+                                 const std::string& origin, std::optional<ExecutorKind> executor)
 {
     nlohmann::json root;
     try {
@@ -162,7 +245,7 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
         return Error{r.error()};
     r.onlyKeys(root, "",
                {"version", "output_root", "allowed_gpus", "provenance", "energy",
-                "memory_sampling_period_seconds", "nvml_library", "nvidia_smi", "defaults", "jobs"});
+                "memory_sampling_period_seconds", "nvml_library", "nvidia_smi", "executor", "defaults", "jobs"});
     if (auto* v = JsonRead::member(root, "version"); v && r.integer(*v, "version", 1) != 1)
         r.fail("version", "this JouleBench reads job files of version 1");
 
@@ -171,6 +254,12 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
             f.output_root = absoluteFrom(base_dir, *s);
     } else
         r.fail("output_root", "missing; expected the folder runs are written to");
+
+    if (auto* v = JsonRead::member(root, "executor"))
+        readExecutor(r, *v, base_dir, f.executor);
+    if (executor)
+        f.executor.kind = *executor;
+    const bool slurm = f.executor.kind == ExecutorKind::Slurm;
 
     if (auto* v = JsonRead::member(root, "allowed_gpus")) {
         if (!v->is_array() || v->empty())
@@ -189,7 +278,7 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
                                "GPU " + std::to_string(*g) + " is listed twice");
                     f.allowed_gpus.push_back(int(*g));
                 }
-    } else
+    } else if (!slurm)
         r.fail("allowed_gpus", "missing; expected the GPU indices jobs may use, such as [5, 7]");
 
     if (auto* v = JsonRead::member(root, "memory_sampling_period_seconds"))
@@ -308,10 +397,15 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
             job.grace_seconds = own.grace_seconds ? *own.grace_seconds : *defaults.grace_seconds;
         if (own.gpu_set || defaults.gpu_set)
             job.gpu = own.gpu_set ? own.gpu : defaults.gpu;
-        else
+        else if (!slurm)
             r.fail(JsonRead::key(path, "gpu"),
                    "missing (here or in defaults); expected a GPU index or \"any\"");
-        if (r.ok() && job.gpu &&
+        if (r.ok() && slurm && job.gpu)
+            r.fail(own.gpu_set ? JsonRead::key(path, "gpu") : std::string("defaults.gpu"),
+                   "a fixed GPU index (" + std::to_string(*job.gpu) +
+                       ") belongs to the local executor; with Slurm, Slurm picks the device: use \"any\" "
+                       "(the default) and executor.gpus_per_job for how many");
+        if (r.ok() && !slurm && job.gpu &&
             std::find(f.allowed_gpus.begin(), f.allowed_gpus.end(), *job.gpu) == f.allowed_gpus.end()) {
             std::string list;
             for (int g : f.allowed_gpus)
@@ -331,7 +425,7 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
     return f;
 }
 
-Result<JobFile> readJobFile(const std::string& path)
+Result<JobFile> readJobFile(const std::string& path, std::optional<ExecutorKind> executor)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -339,7 +433,7 @@ Result<JobFile> readJobFile(const std::string& path)
     std::ostringstream ss;
     ss << in.rdbuf();
     const std::string abs = fs::absolute(fs::path(path)).lexically_normal().string();
-    auto f = parseJobFileText(ss.str(), fs::path(abs).parent_path().string(), path);
+    auto f = parseJobFileText(ss.str(), fs::path(abs).parent_path().string(), path, executor);
     if (f)
         f->path = abs;
     return f;

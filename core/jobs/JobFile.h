@@ -30,6 +30,26 @@ struct EnergySettings {
     std::string package_counter = "rapl";  // empty: none
 };
 
+// Where the jobs run (docs/JOBS.md "Slurm"): on this machine, or each submitted with sbatch to a
+// Slurm cluster whose node runs it through `joulebench-cli jobs exec`.
+enum class ExecutorKind { Local, Slurm };
+std::string executorKindName(ExecutorKind k);  // "local", "slurm"
+std::optional<ExecutorKind> executorKindFrom(const std::string& s);
+
+struct ExecutorSettings {
+    ExecutorKind kind = ExecutorKind::Local;
+    // Slurm only (empty / unset: Slurm's default).
+    std::string partition, account, qos;
+    int gpus_per_job = 1;                    // --gres=gpu:N (0: no GPU asked for)
+    std::optional<int> cpus_per_job;         // --cpus-per-task
+    std::string mem_per_job;                 // --mem, as Slurm writes it ("16G")
+    std::vector<std::string> sbatch_args;    // passed to sbatch as they are, before the script
+    std::string slurm_bin;                   // folder of sbatch, squeue ...; empty: PATH
+    std::string slurm_conf;                  // SLURM_CONF for them; empty: the environment's
+    std::string joulebench_cli;              // on the nodes; empty: this program's own path
+    double poll_seconds = 1.0;               // how often the driver asks Slurm about its jobs
+};
+
 struct JobSpec {
     std::string name;               // folder name under output_root: [A-Za-z0-9._-]+
     std::vector<std::string> argv;  // placeholders {run_dir} {name} {gpu} are filled at launch
@@ -55,13 +75,17 @@ struct JobFile {
     double memory_sampling_period_seconds = 1.0;
     std::string nvml_library;  // empty: the default (libnvidia-ml.so.1)
     std::string nvidia_smi;    // empty: nvidia-smi on PATH
+    ExecutorSettings executor;
     std::vector<JobSpec> jobs;
 };
 
 // base_dir: where relative paths start (the job file's folder). origin names the file in errors.
+// executor: replaces the file's executor kind (`jobs run --executor`); the GPU rules follow it
+// (a fixed `gpu` index and a required `allowed_gpus` are the local executor's).
 Result<JobFile> parseJobFileText(const std::string& text, const std::string& base_dir,
-                                 const std::string& origin = "job file");
-Result<JobFile> readJobFile(const std::string& path);
+                                 const std::string& origin = "job file",
+                                 std::optional<ExecutorKind> executor = std::nullopt);
+Result<JobFile> readJobFile(const std::string& path, std::optional<ExecutorKind> executor = std::nullopt);
 
 // The GPU value a job file shows for a job ("any" or the index).
 std::string gpuText(const std::optional<int>& gpu);

@@ -1,6 +1,7 @@
 #include "jobs/JobQueue.h"
 
 #include "base/Version.h"
+#include "jobs/JobRun.h"
 #include "jobs/Provenance.h"
 
 #include <QMetaObject>
@@ -44,13 +45,20 @@ class Forwarder final : public JobObserver {
 public:
     Forwarder(JobQueue* queue, QString name, std::function<void(const QString&, qint64)> started,
               std::function<void(const QString&, const JobProgress&)> progress,
-              std::function<void(const QString&, const QString&, const QString&)> line)
+              std::function<void(const QString&, const QString&, const QString&)> line,
+              std::function<void(const QString&, const RemoteState&)> remote)
         : queue_(queue),
           name_(std::move(name)),
           started_(std::move(started)),
           progress_(std::move(progress)),
-          line_(std::move(line))
+          line_(std::move(line)),
+          remote_(std::move(remote))
     {}
+    void remoteState(const RemoteState& st) override
+    {
+        QMetaObject::invokeMethod(
+            queue_, [f = remote_, n = name_, st] { f(n, st); }, Qt::QueuedConnection);
+    }
     void started(std::int64_t pid) override
     {
         QMetaObject::invokeMethod(
@@ -74,6 +82,7 @@ private:
     std::function<void(const QString&, qint64)> started_;
     std::function<void(const QString&, const JobProgress&)> progress_;
     std::function<void(const QString&, const QString&, const QString&)> line_;
+    std::function<void(const QString&, const RemoteState&)> remote_;
 };
 
 }  // namespace
@@ -153,16 +162,26 @@ void JobQueue::begin()
             ++summary_.conflicts;
             Q_EMIT jobSkipped(name, QStringLiteral("conflict"), q(d.detail));
             break;
+        case DiskState::Submitted:
+            // Submitted by an earlier driver that is gone: watched again, not submitted again.
+            if (executor_->placesJobs() && !options_.dry_run) {
+                adopt_[i] = {d.run_dir, d.remote_job_id};
+            } else {
+                ++summary_.orphaned;
+                Q_EMIT jobSkipped(name, QStringLiteral("orphaned"),
+                                  q(d.detail + (options_.dry_run ? "" : "; run it with the slurm executor to watch it")));
+            }
+            break;
         }
     }
-    if (pending_.empty()) {
+    if (pending_.empty() && adopt_.empty()) {
         ready_ = true;  // nothing to run: no provenance, no GPU needed
         finishIfDone();
         return;
     }
     // GPUs the pending jobs may use; a dry run does not need them.
     std::set<int> needed;
-    if (!options_.dry_run)
+    if (!options_.dry_run && !executor_->placesJobs())
         for (std::size_t i : pending_) {
             if (file_.jobs[i].gpu)
                 needed.insert(*file_.jobs[i].gpu);
@@ -173,10 +192,14 @@ void JobQueue::begin()
     const ProvenanceSettings prov = file_.provenance;
     const bool hash = !options_.dry_run;
     std::shared_ptr<JobExecutor> executor = executor_;
-    prep_ = std::thread([this, prov, hash, needed, executor] {
+    const bool dry = options_.dry_run;
+    prep_ = std::thread([this, prov, hash, needed, executor, dry] {
         auto source = sourceReport(prov, hash);
         std::map<int, GpuInfo> gpus;
         std::string problem = source ? std::string() : source.error();
+        if (problem.empty() && !dry)
+            if (auto st = executor->prepare(); !st)
+                problem = st.error();
         for (int g : needed) {
             if (!problem.empty())
                 break;
@@ -201,8 +224,9 @@ void JobQueue::prepared(bool ok, const std::string& message, const nlohmann::jso
     if (!ok) {
         summary_.refused = true;
         summary_.refusal = message;
-        summary_.not_started = int(pending_.size());
+        summary_.not_started = int(pending_.size() + adopt_.size());
         pending_.clear();
+        adopt_.clear();
         Q_EMIT queueFailed(q(message));
         finishIfDone();
         return;
@@ -226,6 +250,18 @@ void JobQueue::schedule()
 {
     if (!ready_ || cancelled_)
         return finishIfDone();
+    if (executor_->placesJobs()) {
+        // The cluster's scheduler queues them and picks their GPUs: every job is handed over now.
+        for (const auto& [index, adopt] : adopt_)
+            startJob(index, -1, adopt.first, adopt.second);
+        adopt_.clear();
+        while (!pending_.empty()) {
+            const std::size_t index = pending_.front();
+            pending_.erase(pending_.begin());
+            startJob(index, -1);
+        }
+        return finishIfDone();
+    }
     for (int gpu : file_.allowed_gpus) {
         if (busy_gpus_.count(gpu))
             continue;
@@ -241,11 +277,13 @@ void JobQueue::schedule()
     finishIfDone();
 }
 
-void JobQueue::startJob(std::size_t index, int gpu)
+void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run_dir,
+                        const std::string& adopt_job_id)
 {
     const JobSpec& job = file_.jobs[index];
     const QString name = q(job.name);
-    auto run_dir = createRunDirectory(file_.output_root, job.name);
+    auto run_dir = adopt_run_dir.empty() ? createRunDirectory(file_.output_root, job.name)
+                                         : claimRunDirectory(adopt_run_dir);
     if (!run_dir) {
         ++summary_.failed;
         driverLine(name, q(run_dir.error()));
@@ -254,32 +292,23 @@ void JobQueue::startJob(std::size_t index, int gpu)
     }
     auto r = std::make_unique<Running>();
     r->gpu = gpu;
+    const GpuInfo info = gpu >= 0 ? gpus_.at(gpu) : GpuInfo{};
+    r->launch = makeJobLaunch(file_, index, *run_dir, info,
+                              gpu >= 0 ? std::optional<std::string>(std::to_string(gpu)) : std::nullopt);
+    r->launch.source = source_;
+    r->launch.adopt_job_id = adopt_job_id;
+    r->launch.sequence = handed_over_++;
     JobLaunch& l = r->launch;
-    l.name = job.name;
-    auto fill = [&](const std::string& s) { return fillPlaceholders(s, *run_dir, job.name, gpu); };
-    for (const std::string& a : job.argv)
-        l.argv.push_back(fill(a));
-    l.cwd = fill(job.cwd);
-    for (const auto& [k, v] : job.env)
-        l.env[k] = v ? std::optional<std::string>(fill(*v)) : std::nullopt;
-    // The job sees only its GPU; PCI bus order makes CUDA's index 0 the GPU nvidia-smi numbers so.
-    l.env["CUDA_VISIBLE_DEVICES"] = std::to_string(gpu);
-    l.env["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID";
-    l.env["JOULEBENCH_RUN_DIR"] = *run_dir;
-    l.env["JOULEBENCH_JOB_NAME"] = job.name;
-    l.timeout_seconds = job.timeout_seconds;
-    l.grace_seconds = job.grace_seconds;
-    l.result_glob = job.result_glob.empty() ? std::string() : fill(job.result_glob);
-    l.run_dir = *run_dir;
-    l.gpu = gpus_.at(gpu);
-    l.memory_sampling_period_seconds = file_.memory_sampling_period_seconds;
-    l.energy = file_.energy;
     for (auto& [i, other] : running_) {
         other->overlapped.insert(job.name);
         r->overlapped.insert(file_.jobs[i].name);
     }
-    busy_gpus_.insert(gpu);
-    driverLine(name, QStringLiteral("RUN on GPU %1: %2").arg(gpu).arg(qlist(l.argv).join(QLatin1Char(' '))));
+    if (gpu >= 0) {
+        busy_gpus_.insert(gpu);
+        driverLine(name, QStringLiteral("RUN on GPU %1: %2").arg(gpu).arg(qlist(l.argv).join(QLatin1Char(' '))));
+    } else if (adopt_job_id.empty()) {
+        driverLine(name, QStringLiteral("RUN: %1").arg(qlist(l.argv).join(QLatin1Char(' '))));
+    }
 
     Running* raw = r.get();
     std::shared_ptr<JobExecutor> executor = executor_;
@@ -291,9 +320,12 @@ void JobQueue::startJob(std::size_t index, int gpu)
                            p.power_w ? *p.power_w : std::nan(""));
     };
     auto line = [this](const QString& n, const QString& s, const QString& l) { Q_EMIT logLine(n, s, l); };
+    auto remote = [this](const QString& n, const RemoteState& st) {
+        Q_EMIT jobRemoteState(n, q(st.state), q(st.reason), q(st.job_id), q(st.node));
+    };
     running_[index] = std::move(r);
-    raw->thread = std::thread([this, raw, index, executor, name, started, progress, line] {
-        Forwarder fwd(this, name, started, progress, line);
+    raw->thread = std::thread([this, raw, index, executor, name, started, progress, line, remote] {
+        Forwarder fwd(this, name, started, progress, line, remote);
         raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
         QMetaObject::invokeMethod(
             this, [this, index] { jobDone(index); }, Qt::QueuedConnection);
@@ -302,41 +334,8 @@ void JobQueue::startJob(std::size_t index, int gpu)
 
 JobManifest JobQueue::manifestFor(std::size_t index, const Running& r) const
 {
-    const JobSpec& job = file_.jobs[index];
-    const JobOutcome& o = *r.outcome;
-    JobManifest m;
-    m.job = job.toJson();
-    m.source = source_;
-    m.status = o.status;
-    m.return_code = o.return_code;
-    m.result = o.result;
-    m.result_sha256 = o.result_sha256;
-    m.driver_wall_seconds = o.wall_seconds;
-    m.started_unix_time = o.started_unix_time;
-    m.completed_unix_time = o.completed_unix_time;
-    m.hardware.physical_index = r.launch.gpu.physical_index;
-    m.hardware.uuid = r.launch.gpu.uuid;
-    m.hardware.name = r.launch.gpu.name;
-    m.hardware.total_memory_mib = r.launch.gpu.total_memory_mib;
-    m.hardware.gpu_report_source = r.launch.gpu.source;
-    m.hardware.peak_process_gpu_memory_mib = o.peak_memory_mib;
-    m.hardware.memory_sampling_period_seconds = file_.memory_sampling_period_seconds;
-    m.hardware.memory_source = o.memory_source;
-    m.hardware.memory_samples = o.memory_samples;
-    m.hardware.memory_read_errors = o.memory_read_errors;
-    m.hardware.memory_last_error = o.memory_last_error;
-    m.hardware.accounting = o.accounting;
-    m.work = job.work;
-    m.energy = o.energy;
-    m.logs = o.logs;
-    m.run_directory = r.launch.run_dir;
-    m.cuda_visible_devices = r.launch.env.at("CUDA_VISIBLE_DEVICES").value_or("");
-    m.argv_run = r.launch.argv;
-    m.concurrent_jobs.assign(r.overlapped.begin(), r.overlapped.end());
-    m.termination = o.termination;
-    m.notes = o.notes;
-    m.joulebench_version = std::string(kToolVersion);
-    return m;
+    return makeJobManifest(file_, index, r.launch, *r.outcome, source_,
+                           std::vector<std::string>(r.overlapped.begin(), r.overlapped.end()));
 }
 
 Status JobQueue::writeManifest(const JobManifest& m, const std::string& run_dir)
@@ -353,7 +352,8 @@ void JobQueue::jobDone(std::size_t index)
     running_.erase(it);
     if (r->thread.joinable())
         r->thread.join();
-    busy_gpus_.erase(r->gpu);
+    if (r->gpu >= 0)
+        busy_gpus_.erase(r->gpu);
     const JobSpec& job = file_.jobs[index];
     const JobManifest m = manifestFor(index, *r);
     const std::string path = r->launch.run_dir + "/" + kManifestName;
@@ -395,10 +395,11 @@ void JobQueue::finishIfDone()
 {
     if (finished_ || !running_.empty() || prep_.joinable())
         return;
-    if (!pending_.empty() && !cancelled_ && ready_)
+    if ((!pending_.empty() || !adopt_.empty()) && !cancelled_ && ready_)
         return;
-    summary_.not_started += int(pending_.size());
+    summary_.not_started += int(pending_.size() + adopt_.size());
     pending_.clear();
+    adopt_.clear();
     finished_ = true;
     Q_EMIT queueFinished(summary_);
 }

@@ -75,6 +75,9 @@ Q_SIGNALS:
     void jobFailed(const QString& name, const QString& message);
     // stream: "stdout"/"stderr" (the job's output), "driver" (the queue's own lines; name may be empty).
     void logLine(const QString& name, const QString& stream, const QString& line);
+    // A job handed to a cluster: its state there (PENDING with Slurm's reason, RUNNING on node).
+    void jobRemoteState(const QString& name, const QString& state, const QString& reason, const QString& jobId,
+                        const QString& node);
     void queueFailed(const QString& message);  // refused before any job ran
     void queueFinished(const jb::QueueSummary& summary);
 
@@ -84,7 +87,9 @@ private:
     void prepared(bool ok, const std::string& message, const nlohmann::json& source,
                   const std::map<int, GpuInfo>& gpus);
     void schedule();
-    void startJob(std::size_t index, int gpu);
+    // gpu -1: the executor places the job. adopt_*: a run folder an earlier driver submitted.
+    void startJob(std::size_t index, int gpu, const std::string& adopt_run_dir = {},
+                  const std::string& adopt_job_id = {});
     void jobDone(std::size_t index);
     JobManifest manifestFor(std::size_t index, const Running& r) const;
     static Status writeManifest(const JobManifest& m, const std::string& run_dir);
@@ -105,6 +110,8 @@ private:
     std::vector<std::size_t> pending_;  // job indices, file order
     std::map<std::size_t, std::unique_ptr<Running>> running_;
     std::set<int> busy_gpus_;
+    std::size_t handed_over_ = 0;  // jobs given to the executor so far
+    std::map<std::size_t, std::pair<std::string, std::string>> adopt_;  // index -> run dir, remote job id
 };
 
 }  // namespace jb

@@ -2,6 +2,7 @@
 
 #include "base/Clock.h"
 #include "jobs/EnergyMeter.h"
+#include "jobs/LogTail.h"
 #include "jobs/ProcessTree.h"
 #include "jobs/Provenance.h"
 #include "jobs/RunFolders.h"
@@ -23,7 +24,6 @@ namespace {
 
 constexpr std::int64_t kTickNs = 20'000'000;        // how often the watch loop wakes
 constexpr std::int64_t kTailEveryNs = 100'000'000;  // how often the logs are read
-constexpr std::size_t kMaxLogLine = 4096;
 
 double unixNow()
 {
@@ -60,43 +60,6 @@ std::string randomHex()
     }
     return s;
 }
-
-// Hands a log file's new complete lines to the observer.
-class LogTail {
-public:
-    LogTail(std::string path, std::string stream) : path_(std::move(path)), stream_(std::move(stream)) {}
-    void poll(JobObserver& obs, bool flush)
-    {
-        std::ifstream in(path_, std::ios::binary);
-        if (in) {
-            in.seekg(std::streamoff(offset_));
-            char buf[65536];
-            while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-                const auto n = std::size_t(in.gcount());
-                offset_ += n;
-                partial_.append(buf, n);
-                std::size_t at;
-                while ((at = partial_.find('\n')) != std::string::npos) {
-                    obs.logLine(stream_, partial_.substr(0, std::min(at, kMaxLogLine)));
-                    partial_.erase(0, at + 1);
-                }
-                if (partial_.size() > kMaxLogLine) {
-                    obs.logLine(stream_, partial_.substr(0, kMaxLogLine));
-                    partial_.clear();
-                }
-            }
-        }
-        if (flush && !partial_.empty()) {
-            obs.logLine(stream_, partial_);
-            partial_.clear();
-        }
-    }
-
-private:
-    std::string path_, stream_;
-    std::uint64_t offset_ = 0;
-    std::string partial_;
-};
 
 }  // namespace
 

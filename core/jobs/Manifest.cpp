@@ -17,7 +17,8 @@ namespace jb {
 namespace {
 
 constexpr const char* kStatusNames[] = {"completed",      "nonzero_exit",    "timeout",
-                                        "missing_result", "failed_to_start", "cancelled"};
+                                        "missing_result", "failed_to_start", "cancelled",
+                                        "node_failed", "preempted"};
 
 // The manifest's own top-level keys; every other top-level key is one of the job's fields.
 constexpr const char* kManifestKeys[] = {"source",
@@ -40,7 +41,8 @@ constexpr const char* kManifestKeys[] = {"source",
                                          "concurrent_jobs",
                                          "termination",
                                          "notes",
-                                         "joulebench_version"};
+                                         "joulebench_version",
+                                         "slurm"};
 
 bool isManifestKey(const std::string& k)
 {
@@ -115,6 +117,8 @@ nlohmann::json JobManifest::toJson() const
     j["termination"] = termination;
     j["notes"] = notes;
     j["joulebench_version"] = joulebench_version;
+    if (!slurm.is_null())
+        j["slurm"] = slurm;  // only jobs run by the Slurm executor have one
     return j;
 }
 
@@ -233,6 +237,8 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
     if (auto* v = JsonRead::member(j, "joulebench_version"))
         if (auto s = r.string(*v, "joulebench_version"))
             m.joulebench_version = *s;
+    if (auto* v = JsonRead::member(j, "slurm"); v && !v->is_null() && r.object(*v, "slurm"))
+        m.slurm = *v;
     if (!r.ok())
         return Error{r.error()};
     return m;

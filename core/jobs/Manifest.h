@@ -18,7 +18,8 @@
 
 namespace jb {
 
-enum class JobStatus { Completed, NonzeroExit, Timeout, MissingResult, FailedToStart, Cancelled };
+// NodeFailed and Preempted: Slurm ended the job (NODE_FAIL, PREEMPTED) before it could finish.
+enum class JobStatus { Completed, NonzeroExit, Timeout, MissingResult, FailedToStart, Cancelled, NodeFailed, Preempted };
 
 std::string statusName(JobStatus s);  // "completed", "nonzero_exit", ...
 std::optional<JobStatus> jobStatusFrom(const std::string& s);
@@ -60,6 +61,9 @@ struct JobManifest {
     nlohmann::json termination;                // how the session was ended (signals, survivors)
     std::vector<std::string> notes;            // why it failed to start, ambiguous results ...
     std::string joulebench_version;
+    // The Slurm executor's record (core/jobs/Slurm.h): job id, cluster, partition, node, times,
+    // Slurm's state and exit code, the GPUs it gave. Null (and not written) for local jobs.
+    nlohmann::json slurm;
 
     nlohmann::json toJson() const;
     // The error names the file (origin) and the JSON path.

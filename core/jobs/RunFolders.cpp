@@ -92,7 +92,40 @@ void globInto(const fs::path& dir, const std::vector<std::string>& parts, std::s
     }
 }
 
+// The Slurm job id recorded at submit; "" where none.
+std::string submittedJobId(const std::string& run_dir)
+{
+    std::ifstream in(run_dir + "/" + kSlurmSubmitName);
+    if (!in)
+        return "";
+    try {
+        const auto j = nlohmann::json::parse(in);
+        return j.at("job_id").get<std::string>();
+    } catch (const nlohmann::json::exception&) {
+        return "";
+    }
+}
+
+nlohmann::json driverRecord()
+{
+    nlohmann::json d;
+    d["pid"] = ::getpid();
+    d["hostname"] = hostName();
+    d["start_ticks"] = startTicks(::getpid());
+    d["started_unix_time"] =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    d["joulebench_version"] = std::string(kToolVersion);
+    return d;
+}
+
 }  // namespace
+
+Result<std::string> claimRunDirectory(const std::string& run_dir)
+{
+    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, driverRecord()); !st)
+        return Error{st.error()};
+    return run_dir;
+}
 
 std::string diskStateName(DiskState s)
 {
@@ -107,6 +140,8 @@ std::string diskStateName(DiskState s)
         return "running";
     case DiskState::Conflict:
         return "conflict";
+    case DiskState::Submitted:
+        return "submitted";
     }
     return "?";
 }
@@ -155,8 +190,10 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
         d.manifest = std::move(*m);
         return d;
     }
-    if (runs.size() == 1)
+    if (runs.size() == 1) {
         d.run_dir = runs.front();
+        d.remote_job_id = submittedJobId(d.run_dir);
+    }
     for (const std::string& r : runs)
         if (auto who = liveDriver(r)) {
             d.state = DiskState::Running;
@@ -164,6 +201,11 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
             d.detail = *who;
             return d;
         }
+    if (!d.remote_job_id.empty()) {
+        d.state = DiskState::Submitted;
+        d.detail = "submitted to Slurm as job " + d.remote_job_id + " by a driver that is gone";
+        return d;
+    }
     d.state = DiskState::Orphaned;
     d.detail = runs.empty() ? d.job_folder + " exists with no run folder and no manifest"
                             : std::to_string(runs.size()) + " run folder(s) under " + d.job_folder +
@@ -189,14 +231,7 @@ Result<std::string> createRunDirectory(const std::string& output_root, const std
     const std::string run_dir = job_folder + "/" + stamp;
     if (::mkdir(run_dir.c_str(), 0755) != 0)
         return Error{"cannot create '" + run_dir + "': " + std::strerror(errno)};
-    nlohmann::json d;
-    d["pid"] = ::getpid();
-    d["hostname"] = hostName();
-    d["start_ticks"] = startTicks(::getpid());
-    d["started_unix_time"] =
-        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    d["joulebench_version"] = std::string(kToolVersion);
-    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, d); !st)
+    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, driverRecord()); !st)
         return Error{st.error()};
     return run_dir;
 }

@@ -2,7 +2,9 @@
 // The run folders on disk, as the reference driver keeps them: OUTPUT_ROOT/NAME/driver_<time>/
 // holds a job's logs, its driver.json (which driver runs it) and, once it is over, its
 // manifest. A job whose manifest exists is preserved; a folder without one is an orphan, left
-// for someone to audit; a folder whose driver is alive is running.
+// for someone to audit; a folder whose driver is alive is running. A folder whose job was
+// submitted to Slurm (slurm.json: the job id) by a driver that is gone is "submitted": the Slurm
+// executor watches it again instead of submitting it again.
 #include "base/Result.h"
 #include "jobs/Manifest.h"
 
@@ -12,8 +14,12 @@
 
 namespace jb {
 
-enum class DiskState { NotRun, Preserved, Orphaned, Running, Conflict };
-std::string diskStateName(DiskState s);  // "not_run", "preserved", "orphaned", "running", "conflict"
+enum class DiskState { NotRun, Preserved, Orphaned, Running, Conflict, Submitted };
+// "not_run", "preserved", "orphaned", "running", "conflict", "submitted"
+std::string diskStateName(DiskState s);
+
+// RUN_DIR/slurm.json: the Slurm job id (and cluster, submit time), written at submit.
+inline constexpr const char* kSlurmSubmitName = "slurm.json";
 
 struct JobDiskInfo {
     DiskState state = DiskState::NotRun;
@@ -22,6 +28,7 @@ struct JobDiskInfo {
     std::string manifest_path;  // where preserved
     std::optional<JobManifest> manifest;
     std::string detail;  // for people: why orphaned/conflict, who runs it
+    std::string remote_job_id;  // the Slurm job id of a submitted (or running) job, where recorded
 };
 
 // What is on disk for one job (as the reference's record_path and result_directory).
@@ -30,6 +37,9 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name);
 // Creates OUTPUT_ROOT/NAME/driver_YYYY_MM_DD_HH_MM_SS and its driver.json (this process's pid,
 // host and start); the job folder must not exist yet.
 Result<std::string> createRunDirectory(const std::string& output_root, const std::string& name);
+
+// Makes this process the driver of an existing run folder (rewrites its driver.json).
+Result<std::string> claimRunDirectory(const std::string& run_dir);
 
 // Files matching pattern (shell wildcards per path component; relative patterns start at
 // base_dir; '*' does not match a leading dot), sorted.

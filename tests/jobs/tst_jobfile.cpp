@@ -142,8 +142,76 @@ private Q_SLOTS:
             << QStringLiteral(
                    R"({"defaults": {"gpu": 2}, "jobs": [{"name": "a", "argv": ["x"], "timeout_seconds": 1}]})")
             << QStringLiteral("defaults.gpu: GPU 2 is not in allowed_gpus [5, 7] (job \"a\")");
+        QTest::newRow("executor unknown key")
+            << QStringLiteral(R"({"executor": {"kind": "slurm", "partiton": "gpu"}})")
+            << QStringLiteral("executor.partiton: unknown key");
+        QTest::newRow("executor local with slurm keys")
+            << QStringLiteral(R"({"executor": {"kind": "local", "partition": "gpu"}})")
+            << QStringLiteral("executor.partition: unknown key");
+        QTest::newRow("executor kind")
+            << QStringLiteral(R"({"executor": {"kind": "pbs"}})")
+            << QStringLiteral("executor.kind: unknown executor \"pbs\"; expected \"local\" or \"slurm\"");
+        QTest::newRow("executor no kind") << QStringLiteral(R"({"executor": {"partition": "gpu"}})")
+                                          << QStringLiteral("executor.kind: missing");
+        QTest::newRow("executor gpus_per_job")
+            << QStringLiteral(R"({"executor": {"kind": "slurm", "gpus_per_job": -1}})")
+            << QStringLiteral("executor.gpus_per_job: expected an integer >= 0");
+        QTest::newRow("executor sbatch_args")
+            << QStringLiteral(R"({"executor": {"kind": "slurm", "sbatch_args": ["--x", 2]}})")
+            << QStringLiteral("executor.sbatch_args[1]: expected a string, found a number");
+        QTest::newRow("slurm fixed gpu")
+            << QStringLiteral(R"({"executor": {"kind": "slurm"}})")
+            << QStringLiteral("jobs[0].gpu: a fixed GPU index (5) belongs to the local executor; with Slurm");
         QTest::newRow("version") << QStringLiteral(R"({"version": 2})")
                                  << QStringLiteral("version: this JouleBench reads job files of version 1");
+    }
+
+    void slurmExecutor()
+    {
+        json j = json::parse(R"({
+          "output_root": "runs",
+          "executor": {"kind": "slurm", "partition": "gpu", "account": "lab", "qos": "normal",
+                       "gpus_per_job": 2, "cpus_per_job": 8, "mem_per_job": "16G",
+                       "sbatch_args": ["--constraint=h200"], "slurm_bin": "bin", "slurm_conf": "etc/slurm.conf"},
+          "jobs": [{"name": "a", "argv": ["true"], "timeout_seconds": 5},
+                   {"name": "b", "argv": ["true"], "timeout_seconds": 5, "gpu": "any"}]
+        })");
+        auto f = jb::parseJobFileText(j.dump(), "/base");  // no allowed_gpus, no gpu: Slurm's
+        QVERIFY2(f.ok(), f.ok() ? "" : f.error().c_str());
+        const jb::ExecutorSettings& e = f->executor;
+        QCOMPARE(e.kind, jb::ExecutorKind::Slurm);
+        QCOMPARE(e.partition, std::string("gpu"));
+        QCOMPARE(e.account, std::string("lab"));
+        QCOMPARE(e.qos, std::string("normal"));
+        QCOMPARE(e.gpus_per_job, 2);
+        QCOMPARE(e.cpus_per_job, std::optional<int>(8));
+        QCOMPARE(e.mem_per_job, std::string("16G"));
+        QCOMPARE(e.sbatch_args, std::vector<std::string>{"--constraint=h200"});
+        QCOMPARE(e.slurm_bin, std::string("/base/bin"));
+        QCOMPARE(e.slurm_conf, std::string("/base/etc/slurm.conf"));
+        QVERIFY(f->allowed_gpus.empty());
+        QVERIFY(!f->jobs[0].gpu.has_value());
+        QVERIFY(!f->jobs[1].gpu.has_value());
+
+        // The same file with the local executor needs what the local executor needs.
+        auto local = jb::parseJobFileText(j.dump(), "/base", "jobs.json", jb::ExecutorKind::Local);
+        QVERIFY(!local.ok());
+        QVERIFY2(local.error().find("allowed_gpus: missing") != std::string::npos, local.error().c_str());
+
+        // A local file run with `--executor slurm`: its fixed GPU indices are refused.
+        auto over = jb::parseJobFileText(minimal().dump(), "/base", "jobs.json", jb::ExecutorKind::Slurm);
+        QVERIFY(!over.ok());
+        QVERIFY2(over.error().find("jobs[0].gpu: a fixed GPU index (5) belongs to the local executor") !=
+                     std::string::npos,
+                 over.error().c_str());
+        json any = minimal();
+        any["jobs"][0]["gpu"] = "any";
+        auto ok = jb::parseJobFileText(any.dump(), "/base", "jobs.json", jb::ExecutorKind::Slurm);
+        QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().c_str());
+        QCOMPARE(ok->executor.kind, jb::ExecutorKind::Slurm);
+        QCOMPARE(ok->executor.gpus_per_job, 1);  // the default
+        auto plain = jb::parseJobFileText(minimal().dump(), "/base");
+        QCOMPARE(plain->executor.kind, jb::ExecutorKind::Local);
     }
 
     void numberOutOfRangeIsAnError()

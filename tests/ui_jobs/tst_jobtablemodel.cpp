@@ -166,6 +166,30 @@ private Q_SLOTS:
         m.setProgress(QStringLiteral("zz"), 1, 1, 1);
     }
 
+    void slurmStates()
+    {
+        jb::JobTableModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setJobs(jobFile("/nonexistent/runs").jobs);
+        m.markQueued();
+        m.markRemote(QStringLiteral("a"), QStringLiteral("PENDING"), QStringLiteral("Resources"),
+                     QStringLiteral("1234"), {});
+        QCOMPARE(m.job(0).state, jb::RowState::Queued);
+        QCOMPARE(cell(m, 0, jb::JobTableModel::Status), QStringLiteral("pending (Resources) · Slurm 1234"));
+        m.markRemote(QStringLiteral("a"), QStringLiteral("RUNNING"), {}, QStringLiteral("1234"),
+                     QStringLiteral("node7"));
+        QCOMPARE(m.job(0).state, jb::RowState::Running);
+        QCOMPARE(cell(m, 0, jb::JobTableModel::Status), QStringLiteral("running on node7 · Slurm 1234"));
+        QVERIFY(cell(m, 0, jb::JobTableModel::Status, Qt::ToolTipRole).contains(QStringLiteral("Slurm job 1234")));
+        m.markFinished(QStringLiteral("a"), manifest(jb::JobStatus::Completed, 0),
+                       QStringLiteral("/runs/a/driver_x/manifest.json"));
+        QCOMPARE(cell(m, 0, jb::JobTableModel::Status), QStringLiteral("completed"));
+        // A late state after the manifest changes nothing.
+        m.markRemote(QStringLiteral("a"), QStringLiteral("RUNNING"), {}, QStringLiteral("1234"),
+                     QStringLiteral("node7"));
+        QCOMPARE(m.job(0).state, jb::RowState::Finished);
+    }
+
     void statesOnDisk()
     {
         QTemporaryDir dir;

@@ -56,6 +56,7 @@ void applyDisk(JobRow& row, const JobDiskInfo& disk)
         row.state = RowState::Preserved;
         break;
     case DiskState::Orphaned:
+    case DiskState::Submitted:  // a Slurm job whose driver is gone: watched again by the next run
         row.state = RowState::Orphaned;
         break;
     case DiskState::Running:
@@ -169,6 +170,12 @@ QString statusText(const JobRow& row)
         text = tr("would run");
     else if (row.state == RowState::Failed)
         text = tr("failed (no folder)");
+    else if (!row.remote_state.isEmpty() && (row.state == RowState::Queued || row.state == RowState::Running))
+        text = (row.remote_state == QLatin1String("RUNNING")
+                    ? tr("running on %1").arg(row.remote_node)
+                    : row.remote_state.toLower() +
+                     (row.remote_reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(row.remote_reason))) +
+            tr(" · Slurm %1").arg(row.remote_job_id);
     else
         text.replace(QLatin1Char('_'), QLatin1Char(' '));
     if (row.state == RowState::Preserved)
@@ -192,7 +199,9 @@ QString statusTooltip(const JobRow& row)
         t = tr("On GPU %1: measuring the idle power before the job starts.").arg(row.gpu);
         break;
     case RowState::Running:
-        t = tr("Running on GPU %1, pid %2.").arg(row.gpu).arg(row.pid);
+        t = row.remote_job_id.isEmpty()
+            ? tr("Running on GPU %1, pid %2.").arg(row.gpu).arg(row.pid)
+            : tr("Slurm job %1 running on %2.").arg(row.remote_job_id, row.remote_node);
         break;
     case RowState::Finished:
         t = tr("Ran now; its manifest is written.");

@@ -52,6 +52,8 @@ struct JobRow {
     QStringList notes;  // the manifest's notes
     qint64 pid = 0;
     bool cancelling = false;  // asked to end; its manifest is on the way
+    // A job on a Slurm cluster: Slurm's state (PENDING, RUNNING), why it pends, job id, node.
+    QString remote_state, remote_reason, remote_job_id, remote_node;
 };
 
 // A row for a job as the job file gives it (state NotRun).

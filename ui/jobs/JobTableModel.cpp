@@ -127,6 +127,26 @@ void JobTableModel::markStarted(const QString& name, int gpu, const QString& run
     }
 }
 
+void JobTableModel::markRemote(const QString& name, const QString& state, const QString& reason,
+                               const QString& jobId, const QString& node)
+{
+    JobRow* r = find(name);
+    if (!r || isOver(*r))
+        return;
+    r->remote_state = state;
+    r->remote_reason = reason;
+    r->remote_job_id = jobId;
+    r->remote_node = node;
+    if (state == QLatin1String("RUNNING")) {
+        if (r->state != RowState::Running)
+            r->elapsed_s = 0.0;
+        r->state = RowState::Running;
+    } else {
+        r->state = RowState::Queued;
+    }
+    rowChanged(rowOf(name));
+}
+
 void JobTableModel::setProgress(const QString& name, double elapsedS, qint64 peakMib, double powerW)
 {
     JobRow* r = find(name);

@@ -52,6 +52,9 @@ public:
     void markQueued();  // every NotRun/WouldRun row: the queue will look at it
     void markStarting(const QString& name, int gpu, const QString& runDir);
     void markStarted(const QString& name, int gpu, const QString& runDir, qint64 pid);
+    // A Slurm job's state (JobQueue::jobRemoteState): PENDING keeps it queued, RUNNING runs it.
+    void markRemote(const QString& name, const QString& state, const QString& reason, const QString& jobId,
+                    const QString& node);
     void setProgress(const QString& name, double elapsedS, qint64 peakMib, double powerW);
     void markCancelling(const QString& name);  // asked to end: the status says so until it has
     void markFinished(const QString& name, const JobManifest& m, const QString& manifestPath);

@@ -8,9 +8,11 @@
 #include "jobs/LocalExecutor.h"
 #include "jobs/ManifestDialog.h"
 #include "jobs/ObservedExecutor.h"
+#include "jobs/SlurmExecutor.h"
 
 #include "common/Format.h"
 
+#include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileDialog>
@@ -409,6 +411,15 @@ bool JobsPage::startQueue(bool dry)
     std::shared_ptr<JobExecutor> inner;
     if (factory_) {
         inner = factory_(*file_);
+    } else if (file_->executor.kind == ExecutorKind::Slurm) {
+        // The nodes run joulebench-cli (installed beside this program unless the file says where).
+        SlurmExecutorOptions o;
+        o.settings = file_->executor;
+        o.programs = SlurmPrograms::from(file_->executor);
+        o.joulebench_cli = !file_->executor.joulebench_cli.empty()
+            ? file_->executor.joulebench_cli
+            : QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-cli")).toStdString();
+        inner = std::make_shared<SlurmExecutor>(o);
     } else {
         LocalExecutorOptions o;
         o.nvml_library = file_->nvml_library;
@@ -469,6 +480,12 @@ void JobsPage::connectQueue()
                 status_->setText(model_->summaryText());
             });
     connect(q, &JobQueue::jobProgress, model_, &JobTableModel::setProgress);
+    connect(q, &JobQueue::jobRemoteState, this,
+            [this](const QString& n, const QString& state, const QString& reason, const QString& id,
+                   const QString& node) {
+                model_->markRemote(n, state, reason, id, node);
+                status_->setText(model_->summaryText());
+            });
     connect(q, &JobQueue::jobFinished, this,
             [this](const QString& n, const JobManifest& m, const QString& path) {
                 model_->markFinished(n, m, path);

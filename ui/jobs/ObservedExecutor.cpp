@@ -25,6 +25,7 @@ public:
                 context_, [f = callbacks_.progress, n = name_, p] { f(n, p); }, Qt::QueuedConnection);
     }
     void logLine(const std::string& stream, const std::string& line) override { next_.logLine(stream, line); }
+    void remoteState(const RemoteState& st) override { next_.remoteState(st); }
 
 private:
     JobObserver& next_;

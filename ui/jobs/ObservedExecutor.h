@@ -33,6 +33,8 @@ public:
 
     Result<GpuInfo> probeGpu(int index) override;
     JobOutcome run(const JobLaunch& launch, JobObserver& observer, const std::atomic<bool>& cancel) override;
+    bool placesJobs() const override { return inner_->placesJobs(); }
+    Status prepare() override { return inner_->prepare(); }
 
     // Ends the job if it is running (any thread); false where no job of that name runs.
     bool cancelJob(const std::string& name);
