@@ -886,11 +886,13 @@ Result<std::string> readWholeFile(const std::string& path)
     return data;
 }
 
-Result<Record> loadRecord(const std::string& path)
+Result<Record> loadRecord(const std::string& path, std::string* bytes)
 {
     Result<std::string> text = readWholeFile(path);
     if (!text)
         return Error{text.error()};
+    if (bytes)
+        *bytes = *text;
     if (text->empty())
         return Error{path + ": the file is empty"};
     Result<Record> r = parseRecord(*text);

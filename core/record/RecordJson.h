@@ -44,8 +44,9 @@ std::string dumpRecord(const Record& r);
 Result<ojson> parseJsonText(std::string_view text);
 Result<Record> recordFromJson(const ojson& j);
 Result<Record> parseRecord(std::string_view text);
-// As parseRecord; every message starts with the path.
-Result<Record> loadRecord(const std::string& path);
+// As parseRecord; every message starts with the path. bytes: where given, the file's bytes as
+// read (the library hashes exactly what was parsed).
+Result<Record> loadRecord(const std::string& path, std::string* bytes = nullptr);
 
 // Pieces, for the journal (path is the JSON path to prefix errors with, "$" for the root).
 // `counters` is the record's "counters" list: a round key named there is that counter's figures.
