@@ -235,8 +235,9 @@ int cmdCheck(const QStringList& args)
     p.setApplicationDescription(QStringLiteral(
         "The energy gate for CI: compares RECORD's J per decode with the rounds of the library's records "
         "that match QUERY (pooled; RECORD's own bytes excluded), with the statistics of 'compare' (ratio of "
-        "medians, 95% percentile bootstrap over rounds). Exit 1 when the whole interval of the ratio lies "
-        "above 1 + PCT/100: a significant increase beyond the allowed one. Exit 0 otherwise, also with no "
+        "medians, 95% percentile bootstrap over rounds). Exit 1 when the ratio is above 1 + PCT/100 and its "
+        "whole interval lies above 1: more than the allowed increase, and significantly more than no change. "
+        "Exit 0 otherwise, also with no "
         "baseline yet (the first run of a gate). The reason is printed either way."));
     addLibraryOption(p);
     p.addPositionalArgument(QStringLiteral("RECORD"), QStringLiteral("The record to check."));

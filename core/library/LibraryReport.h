@@ -22,7 +22,9 @@ struct MedianInterval {
 MedianInterval medianInterval(const std::vector<double>& values, int resamples = 2000, std::uint64_t seed = 1);
 
 struct GateResult {
-    bool regression = false;  // the whole 95% interval of the ratio lies above 1 + max_increase
+    // The ratio of medians is above 1 + max_increase/100 and its 95% interval lies wholly above
+    // 1: more than the allowed increase, and significantly more than no change.
+    bool regression = false;
     bool compared = false;    // false: no baseline rounds (passes, with the reason)
     Comparison comparison;    // A: the record, B: the baseline rounds pooled
     int baseline_records = 0;
