@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
+#include <unordered_map>
 
 namespace jb {
 
@@ -648,7 +649,8 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
         return Error{"library " + loc_.display + ": " + sqlError(query.lastError())};
     };
     std::vector<LibraryEntry> out;
-    std::map<std::int64_t, std::size_t> at;
+    std::unordered_map<std::int64_t, std::size_t> at;
+    at.reserve(1024);
     {
         QSqlQuery query(db);
         query.setForwardOnly(true);
@@ -701,7 +703,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
         query.prepare(QStringLiteral("SELECT f.record_id, f.counter, f.rounds, f.clean, f.relative_only, f.noisy,"
                                      " f.unusable, f.no_verdict, f.median_j, f.min_j, f.max_j, f.s_per_decode,"
                                      " f.outliers FROM jb_figures f WHERE f.record_id IN (SELECT r.id FROM "
-                                     "jb_records r%1)%2 ORDER BY f.record_id, f.counter")
+                                     "jb_records r%1)%2")
                           .arg(w.sql, counterTerm));
         bindAll(query, values);
         if (!query.exec())
