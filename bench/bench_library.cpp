@@ -5,6 +5,7 @@
 #include "library/Library.h"
 #include "library/LibraryReport.h"
 #include "record/Record.h"
+#include "record/RecordJson.h"
 
 #include "../tests/record/SyntheticRecord.h"
 
@@ -62,25 +63,30 @@ int main(int argc, char** argv)
         }
     }
     const double index_s = double(t.nsecsElapsed()) / 1e9;
-    auto timeList = [&](const char* name, const std::string& terms) {
-        std::vector<double> ms;
+    auto timeList = [&](const char* name, const std::string& terms, bool details = false) {
+        std::vector<double> ms, query_ms;
         std::size_t rows = 0, bytes = 0;
         for (int rep = 0; rep < 7; ++rep) {
             QElapsedTimer lt;
             lt.start();
-            auto entries = (*lib)->list(*jb::parseQuery(terms));
-            const std::string table = jb::libraryTable(*entries);
+            auto entries = (*lib)->list(*jb::parseQuery(terms), false, details);
+            query_ms.push_back(double(lt.nsecsElapsed()) / 1e6);
+            const std::string table =
+                details ? jb::dumpJson(jb::entriesToJson(*entries), 1) : jb::libraryTable(*entries);
             ms.push_back(double(lt.nsecsElapsed()) / 1e6);
             rows = entries->size();
             bytes = table.size();
         }
         std::sort(ms.begin(), ms.end());
-        std::printf("| %s | %zu | %.1f ms | %.1f ms | %zu KiB |\n", name, rows, ms[ms.size() / 2], ms.back(),
-                    bytes / 1024);
+        std::sort(query_ms.begin(), query_ms.end());
+        std::printf("| %s | %zu | %.1f ms | %.1f ms | %.1f ms | %zu KiB |\n", name, rows, ms[ms.size() / 2],
+                    ms.back(), query_ms[query_ms.size() / 2], bytes / 1024);
     };
     std::printf("indexed %d records in %.2f s (%.0f records/s)\n\n", n, index_s, n / index_s);
-    std::printf("| list | rows | median of 7 | max | table |\n| --- | --- | --- | --- | --- |\n");
+    std::printf("| list | rows | median of 7 | max | of which the query (median) | table |\n"
+                "| --- | --- | --- | --- | --- | --- |\n");
     timeList("all records", "");
+    timeList("all records, --json", "", true);
     timeList("label=decoder-7", "label=decoder-7");
     timeList("meta.q=3 meta.codec=jpeg", "meta.q=3 meta.codec=jpeg");
     timeList("since=2023-11-20 commit=00000000000000000000000000000000000000a", "since=2023-11-20 commit=00000000000000000000000000000000000000a");

@@ -148,10 +148,11 @@ int cmdList(const QStringList& args)
     auto lib = openLibrary(p, cmd, rc);
     if (!lib)
         return rc;
-    auto entries = lib->list(*q);
+    const bool json = p.isSet(QStringLiteral("json"));
+    auto entries = lib->list(*q, false, json);
     if (!entries)
         return usageError(cmd, toQ(entries.error()));
-    if (p.isSet(QStringLiteral("json")))
+    if (json)
         out() << toQ(jb::dumpJson(jb::entriesToJson(*entries), 1)) << Qt::endl;
     else
         out() << toQ(jb::libraryTable(*entries)) << Qt::flush;

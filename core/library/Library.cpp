@@ -641,7 +641,7 @@ Result<std::int64_t> Library::count()
     return query.value(0).toLongLong();
 }
 
-Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rounds)
+Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rounds, bool details)
 {
     QSqlDatabase db = QSqlDatabase::database(connection_);
     const Where w = whereOf(lq);
@@ -650,34 +650,52 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
     };
     std::vector<LibraryEntry> out;
     std::unordered_map<std::int64_t, std::size_t> at;
-    at.reserve(1024);
-    {
-        QSqlQuery query(db);
-        query.setForwardOnly(true);
-        query.prepare(QStringLiteral("SELECT id, %1 FROM jb_records r%2 ORDER BY r.started_ms, r.id")
-                          .arg(QString::fromLatin1(kRecordColumns), w.sql));
-        bindAll(query, w.values);
-        if (!query.exec())
-            return fail(query);
-        while (query.next()) {
+    QVariantList values;
+    QString counterTerm;
+    if (lq.counter) {
+        counterTerm = QStringLiteral(" AND f.counter = ?");
+        values << q(*lq.counter);
+    }
+    values << w.values;
+    // One pass: each record with its figures (a row per counter; none: one row of nulls).
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT r.id, %1, f.counter, f.rounds, f.clean, f.relative_only, f.noisy, f.unusable,"
+                                 " f.no_verdict, f.median_j, f.min_j, f.max_j, f.s_per_decode, f.outliers"
+                                 " FROM jb_records r LEFT JOIN jb_figures f ON f.record_id = r.id%2%3"
+                                 " ORDER BY r.started_ms, r.id, f.counter")
+                      .arg(QStringLiteral("r.path, r.sha256, r.size_bytes, r.missing, r.label, r.meta, r.host, "
+                                          "r.host_system, r.host_machine, r.counters, r.status, r.started_ms, r.tool, "
+                                          "r.commit_id, r.branch, r.dirty"),
+                           counterTerm, w.sql));
+    bindAll(query, values);
+    if (!query.exec())
+        return fail(query);
+    std::int64_t last = -1;
+    while (query.next()) {
+        const std::int64_t id = query.value(0).toLongLong();
+        if (id != last) {
+            last = id;
             LibraryEntry e;
-            e.id = query.value(0).toLongLong();
+            e.id = id;
             e.path = s(query.value(1).toString());
             e.sha256 = s(query.value(2).toString());
             e.size_bytes = query.value(3).toLongLong();
             e.missing = query.value(4).toInt() != 0;
             e.label = optText(query.value(5));
-            e.meta = ojson::parse(s(query.value(6).toString()), nullptr, false);
-            if (e.meta.is_discarded())
-                e.meta = ojson::object();
+            if (details) {  // JSON columns: parsed only where asked for (not for the table)
+                e.meta = ojson::parse(s(query.value(6).toString()), nullptr, false);
+                if (e.meta.is_discarded())
+                    e.meta = ojson::object();
+                const ojson c = ojson::parse(s(query.value(10).toString()), nullptr, false);
+                if (c.is_array())
+                    for (const ojson& x : c)
+                        if (x.is_string())
+                            e.counters.push_back(x.get<std::string>());
+            }
             e.host = s(query.value(7).toString());
             e.host_system = s(query.value(8).toString());
             e.host_machine = s(query.value(9).toString());
-            const ojson c = ojson::parse(s(query.value(10).toString()), nullptr, false);
-            if (c.is_array())
-                for (const ojson& x : c)
-                    if (x.is_string())
-                        e.counters.push_back(x.get<std::string>());
             e.status = s(query.value(11).toString());
             e.started_ms = query.value(12).toLongLong();
             e.tool = s(query.value(13).toString());
@@ -688,59 +706,45 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
             at[e.id] = out.size();
             out.push_back(std::move(e));
         }
-    }
-    if (out.empty())
-        return out;
-    QVariantList values = w.values;
-    QString counterTerm;
-    if (lq.counter) {
-        counterTerm = QStringLiteral(" AND f.counter = ?");
-        values << q(*lq.counter);
-    }
-    {
-        QSqlQuery query(db);
-        query.setForwardOnly(true);
-        query.prepare(QStringLiteral("SELECT f.record_id, f.counter, f.rounds, f.clean, f.relative_only, f.noisy,"
-                                     " f.unusable, f.no_verdict, f.median_j, f.min_j, f.max_j, f.s_per_decode,"
-                                     " f.outliers FROM jb_figures f WHERE f.record_id IN (SELECT r.id FROM "
-                                     "jb_records r%1)%2")
-                          .arg(w.sql, counterTerm));
-        bindAll(query, values);
-        if (!query.exec())
-            return fail(query);
-        while (query.next()) {
-            auto it = at.find(query.value(0).toLongLong());
-            if (it == at.end())
-                continue;
-            CounterFigures f;
-            f.counter = s(query.value(1).toString());
-            CounterSummary& m = f.summary;
-            m.rounds = query.value(2).toInt();
-            m.clean = query.value(3).toInt();
-            m.relative_only = query.value(4).toInt();
-            m.noisy = query.value(5).toInt();
-            m.unusable = query.value(6).toInt();
-            m.no_verdict = query.value(7).toInt();
-            m.median_j_per_decode = optReal(query.value(8));
-            m.min_j_per_decode = optReal(query.value(9));
-            m.max_j_per_decode = optReal(query.value(10));
-            f.s_per_decode = optReal(query.value(11));
-            const ojson o = ojson::parse(s(query.value(12).toString()), nullptr, false);
+        if (query.value(17).isNull())
+            continue;  // a record without whole-device figures
+        CounterFigures f;
+        f.counter = s(query.value(17).toString());
+        CounterSummary& m = f.summary;
+        m.rounds = query.value(18).toInt();
+        m.clean = query.value(19).toInt();
+        m.relative_only = query.value(20).toInt();
+        m.noisy = query.value(21).toInt();
+        m.unusable = query.value(22).toInt();
+        m.no_verdict = query.value(23).toInt();
+        m.median_j_per_decode = optReal(query.value(24));
+        m.min_j_per_decode = optReal(query.value(25));
+        m.max_j_per_decode = optReal(query.value(26));
+        f.s_per_decode = optReal(query.value(27));
+        const QString outliers = query.value(28).toString();
+        if (outliers != QLatin1String("[]")) {
+            const ojson o = ojson::parse(s(outliers), nullptr, false);
             if (o.is_array())
                 for (const ojson& x : o)
                     if (x.is_number_integer())
                         m.outlier_rounds.push_back(x.get<int>());
-            out[it->second].figures.push_back(std::move(f));
         }
+        out.back().figures.push_back(std::move(f));
     }
+    query.finish();
+    if (out.empty())
+        return out;
     if (rounds) {
         QSqlQuery query(db);
         query.setForwardOnly(true);
+        QVariantList rv = w.values;
+        if (lq.counter)
+            rv << q(*lq.counter);
         query.prepare(QStringLiteral("SELECT f.record_id, f.counter, f.round_index, f.j_per_decode FROM jb_rounds f "
                                      "WHERE f.record_id IN (SELECT r.id FROM jb_records r%1)%2 "
                                      "ORDER BY f.record_id, f.counter, f.round_index")
                           .arg(w.sql, counterTerm));
-        bindAll(query, values);
+        bindAll(query, rv);
         if (!query.exec())
             return fail(query);
         while (query.next()) {

@@ -75,7 +75,8 @@ public:
 
     // Entries matching q, oldest first; figures restricted to q.counter when set. rounds:
     // also load the per-round J per decode (check and trend need them; list does not).
-    Result<std::vector<LibraryEntry>> list(const LibraryQuery& q, bool rounds = false);
+    // details false: meta and counters are left empty (the `list` table does not show them).
+    Result<std::vector<LibraryEntry>> list(const LibraryQuery& q, bool rounds = false, bool details = true);
     Result<std::int64_t> count();
 
     // Every entry's file hashed again: changed files re-indexed, gone ones marked missing,
