@@ -390,19 +390,26 @@ Status Library::prepareSchema()
                              " failed: " + st.error() + rebuildHint(loc_)};
             }
         if (to == 2) {  // version 2's data: every record's meta keys as jb_meta rows
-            QSqlQuery read(db), ins(db);
-            read.setForwardOnly(true);
-            ins.prepare(QStringLiteral("INSERT INTO jb_meta (record_id, meta_key, meta_value) VALUES (?, ?, ?)"));
-            if (!read.exec(QStringLiteral("SELECT id, meta FROM jb_records"))) {
-                rollback();
-                return Error{"library " + loc_.display + ": migrating meta: " + sqlError(read.lastError())};
+            // All rows read first: PostgreSQL's driver cannot keep a result open across inserts.
+            std::vector<std::pair<QVariant, std::string>> rows;
+            {
+                QSqlQuery read(db);
+                read.setForwardOnly(true);
+                if (!read.exec(QStringLiteral("SELECT id, meta FROM jb_records"))) {
+                    rollback();
+                    return Error{"library " + loc_.display + ": migrating meta: " + sqlError(read.lastError())};
+                }
+                while (read.next())
+                    rows.emplace_back(read.value(0), s(read.value(1).toString()));
             }
-            while (read.next()) {
-                const ojson meta = ojson::parse(s(read.value(1).toString()), nullptr, false);
+            QSqlQuery ins(db);
+            ins.prepare(QStringLiteral("INSERT INTO jb_meta (record_id, meta_key, meta_value) VALUES (?, ?, ?)"));
+            for (const auto& [id, text] : rows) {
+                const ojson meta = ojson::parse(text, nullptr, false);
                 if (!meta.is_object())
                     continue;
                 for (auto it = meta.begin(); it != meta.end(); ++it) {
-                    ins.addBindValue(read.value(0));
+                    ins.addBindValue(id);
                     ins.addBindValue(q(it.key()));
                     ins.addBindValue(q(metaValueText(it.value())));
                     if (!ins.exec()) {
@@ -467,6 +474,12 @@ Status Library::createAtVersion(const std::string& spec, int version)
 
 Status Library::insertDetails(const LibraryEntry& e)
 {
+    // On an error, the transaction is rolled back here, before the prepared statements are freed:
+    // PostgreSQL refuses to free them inside an aborted transaction.
+    auto failed = [this](const Status& st) {
+        rollback();
+        return st;
+    };
     QSqlDatabase db = QSqlDatabase::database(connection_);
     QSqlQuery fig(db), rnd(db), meta(db);
     fig.prepare(QStringLiteral(
@@ -484,14 +497,14 @@ Status Library::insertDetails(const LibraryEntry& e)
               QVariant(q(dumpJson(ojson(m.outlier_rounds), -1)))})
             fig.addBindValue(v);
         if (Status st = run(fig, "storing figures"); !st)
-            return st;
+            return failed(st);
         for (const RoundJ& r : f.rounds) {
             rnd.addBindValue(qint64(e.id));
             rnd.addBindValue(q(f.counter));
             rnd.addBindValue(r.round);
             rnd.addBindValue(r.j_per_decode);
             if (Status st = run(rnd, "storing rounds"); !st)
-                return st;
+                return failed(st);
         }
     }
     if (e.meta.is_object())
@@ -500,7 +513,7 @@ Status Library::insertDetails(const LibraryEntry& e)
             meta.addBindValue(q(it.key()));
             meta.addBindValue(q(metaValueText(it.value())));
             if (Status st = run(meta, "storing meta"); !st)
-                return st;
+                return failed(st);
         }
     return Ok{};
 }
@@ -590,8 +603,8 @@ Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
         res.outcome = AddOutcome::Added;
     }
     write.finish();
-    if (Status st = insertDetails(e); !st)
-        return fail(st.error());
+    if (Status st = insertDetails(e); !st)  // rolled back there
+        return Error{"library " + loc_.display + ": " + st.error()};
     res.id = e.id;
     return res;
 }

@@ -355,21 +355,24 @@ private slots:
         for (int v = 1; v < jb::Library::kSchemaVersion; ++v) {
             const QString spec = freshLibrary();
             QVERIFY(jb::Library::createAtVersion(spec.toStdString(), v).ok());
-            // A record indexed by that version (the columns of version 1, which all later keep).
+            // Records indexed by that version (the columns of version 1, which all later keep).
             QString error;
-            QVERIFY2(rawExec(spec, {QStringLiteral(
-                                       "INSERT INTO jb_records (path, sha256, size_bytes, missing, label, meta, host, "
+            QStringList rows;
+            for (const char* name : {"r", "s", "t"})
+                rows << QStringLiteral("INSERT INTO jb_records (path, sha256, size_bytes, missing, label, meta, host, "
                                        "host_system, host_machine, counters, status, started_ms, tool, indexed_ms) "
-                                       "VALUES ('/old/r.json', 'ab', 1, 0, 'old', '{\"q\":3}', 'h', 'Linux', "
-                                       "'x86_64', '[\"rapl\"]', 'complete', 1000, 'joulebench 0.1.0', 1000)")},
-                             &error),
-                     qPrintable(error));
+                                       "VALUES ('/old/%1.json', 'ab', 1, 0, 'old', '{\"q\":3,\"c\":\"%1\"}', "
+                                       "'h', 'Linux', 'x86_64', '[\"rapl\"]', 'complete', 1000, 'joulebench 0.1.0', "
+                                       "1000)")
+                            .arg(QString::fromLatin1(name));
+            QVERIFY2(rawExec(spec, rows, &error), qPrintable(error));
             auto lib = jb::Library::open(spec.toStdString());
             QVERIFY2(lib.ok(), lib.ok() ? "" : lib.error().c_str());
             QCOMPARE((*lib)->schemaVersionFound(), v);
             auto found = (*lib)->list(*jb::parseQuery("label=old meta.q=3"));
             QVERIFY2(found.ok(), found.ok() ? "" : found.error().c_str());
-            QCOMPARE(found->size(), std::size_t(1));
+            QCOMPARE(found->size(), std::size_t(3));  // every row's meta migrated
+            QCOMPARE((*lib)->list(*jb::parseQuery("meta.c=t"))->size(), std::size_t(1));
             lib->reset();
             auto reopened = jb::Library::open(spec.toStdString());
             QVERIFY(reopened.ok());
