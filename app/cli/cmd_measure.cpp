@@ -11,8 +11,6 @@
 #include "session/Session.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QSysInfo>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -152,8 +150,6 @@ int cmdMeasure(const QStringList& args)
     }
     const bool toLibrary = !outPath.isEmpty() && !p.isSet(QStringLiteral("no-library"));
     const std::string librarySpec = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
-    const std::string startedAt =
-        toStd(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
 
     jb::Session session(plan);
     int exitCode = kAborted;
@@ -165,11 +161,8 @@ int cmdMeasure(const QStringList& args)
     });
     QObject::connect(&session, &jb::Session::finished, [&](const jb::Record& finished) {
         jb::Record rec = finished;
-        rec.extra["started_at"] = startedAt;
         if (!source.is_null())
             rec.extra["source"] = source;
-        if (!rec.host.extra.contains("hostname"))
-            rec.host.extra["hostname"] = toStd(QSysInfo::machineHostName());
         const std::string json = jb::dumpRecord(rec);
         if (rec.isAborted())
             err() << cmd << ": aborted: " << toQ(rec.error.value_or("")) << " (the record keeps "
