@@ -15,5 +15,6 @@ int cmdCompare(const QStringList& args);   // cmd_compare.cpp
 int cmdRecover(const QStringList& args);   // cmd_recover.cpp
 int cmdJobs(const QStringList& args);      // cmd_jobs.cpp
 int cmdPlan(const QStringList& args);      // cmd_plan.cpp
+int cmdLibrary(const QStringList& args);   // cmd_library.cpp
 
 }  // namespace jbcli

@@ -3,6 +3,8 @@
 #include "CliCommon.h"
 #include "Commands.h"
 #include "base/StopSignals.h"
+#include "jobs/Provenance.h"
+#include "library/Library.h"
 #include "record/AtomicWrite.h"
 #include "record/RecordJson.h"
 #include "session/RoundLine.h"
@@ -53,6 +55,12 @@ int cmdMeasure(const QStringList& args)
         opt("out", "Write the record to FILE (atomically) instead of stdout.", "FILE"),
         opt("journal", "Journal each finished round to FILE, so 'joulebench-cli recover FILE' rebuilds "
                        "the record after a crash (default with --out: FILE.journal).", "FILE"),
+        opt("source", "Record the git commit, branch and dirty state of the code in DIR (the record's "
+                      "'source'), so the library keys the run by the commit it measured.", "DIR"),
+        opt("require-clean", "With --source: refuse to run when tracked files have uncommitted changes."),
+        opt("library", "Add the record written with --out to this library (default $JOULEBENCH_LIBRARY, else "
+                       "the user's library file).", "FILE|URL"),
+        opt("no-library", "Do not add the record to a library."),
     });
     addCounterOptions(p);
     // Everything after "--" is the child: QCommandLineParser hands it over as positionals.
@@ -125,6 +133,24 @@ int cmdMeasure(const QStringList& args)
                               : outPath.isEmpty()                  ? QString()
                                                                    : outPath + QStringLiteral(".journal"));
 
+    if (p.isSet(QStringLiteral("require-clean")) && !p.isSet(QStringLiteral("source")))
+        return usageError(cmd, QStringLiteral("--require-clean needs --source DIR (the tree that must be clean)"));
+    if (p.isSet(QStringLiteral("library")) && p.isSet(QStringLiteral("no-library")))
+        return usageError(cmd, QStringLiteral("--library and --no-library exclude each other"));
+    // The code's provenance, as the job queue records it (git state only: nothing is hashed).
+    jb::ojson source;
+    if (p.isSet(QStringLiteral("source"))) {
+        jb::ProvenanceSettings prov;
+        prov.source = toStd(QFileInfo(p.value(QStringLiteral("source"))).absoluteFilePath());
+        prov.require_clean = p.isSet(QStringLiteral("require-clean"));
+        auto report = jb::sourceReport(prov, false);
+        if (!report)
+            return usageError(cmd, QStringLiteral("--source: %1").arg(toQ(report.error())));
+        source = jb::ojson::parse(report->dump());
+    }
+    const bool toLibrary = !outPath.isEmpty() && !p.isSet(QStringLiteral("no-library"));
+    const std::string librarySpec = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
+
     jb::Session session(plan);
     int exitCode = kAborted;
     QObject::connect(&session, &jb::Session::roundFinished, [&](int index, const jb::Round& r) {
@@ -133,7 +159,10 @@ int cmdMeasure(const QStringList& args)
     QObject::connect(&session, &jb::Session::warning, [&](const QString& w) {
         err() << cmd << ": warning: " << w << Qt::endl;
     });
-    QObject::connect(&session, &jb::Session::finished, [&](const jb::Record& rec) {
+    QObject::connect(&session, &jb::Session::finished, [&](const jb::Record& finished) {
+        jb::Record rec = finished;
+        if (!source.is_null())
+            rec.extra["source"] = source;
         const std::string json = jb::dumpRecord(rec);
         if (rec.isAborted())
             err() << cmd << ": aborted: " << toQ(rec.error.value_or("")) << " (the record keeps "
@@ -154,6 +183,13 @@ int cmdMeasure(const QStringList& args)
         }
         if (written && !plan.journal_path.empty())
             QFile::remove(toQ(plan.journal_path));  // the record is safe: the journal has done its job
+        if (written && toLibrary) {  // a library that cannot take it costs a warning, never the record
+            auto lib = jb::Library::open(librarySpec);
+            auto added = lib ? (*lib)->addFile(toStd(outPath)) : jb::Result<jb::AddResult>(jb::Error{lib.error()});
+            if (!added)
+                err() << cmd << ": warning: the record was not added to the library: " << toQ(added.error())
+                      << Qt::endl;
+        }
         exitCode = (rec.isAborted() || (!outPath.isEmpty() && !written)) ? kAborted : kOk;
         QCoreApplication::exit(exitCode);
     });

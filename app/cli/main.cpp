@@ -24,6 +24,7 @@ constexpr Subcommand kSubcommands[] = {
     {"recover", jbcli::cmdRecover, "rebuild an aborted record from a run's journal"},
     {"plan", jbcli::cmdPlan, "plan idle seconds, k and rounds from a record's noise"},
     {"jobs", jbcli::cmdJobs, "run or inspect a queue of GPU jobs"},
+    {"library", jbcli::cmdLibrary, "index records; list, trend, gate (check) and export them"},
 };
 
 void usage(FILE* to)

@@ -12,6 +12,8 @@
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
 #include "inspector/InspectorPage.h"
+#include "library/Library.h"
+#include "library/LibraryPage.h"
 #include "jobs/JobsPage.h"
 #include "measure/MeasurePage.h"
 #include "measure/RunForm.h"
@@ -63,6 +65,9 @@ int main(int argc, char** argv)
     window.addPage(inspector, QObject::tr("Inspector"));
     window.addPage(noise, QObject::tr("Noise lab"));
     window.addPage(jobs, QObject::tr("Jobs"));
+    const std::string librarySpec = jb::librarySpec({});
+    auto* library = new jb::LibraryPage(librarySpec, &window);
+    window.addPage(library, QObject::tr("Library"));
     // Records open in the Inspector, one tab each; a file that cannot be read gets a message
     // there and the other tabs stay.
     window.openRecordsHook = [&window, inspector](const QStringList& paths) {
@@ -70,6 +75,13 @@ int main(int argc, char** argv)
         window.showPage(inspector);
     };
     QObject::connect(inspector, &jb::InspectorPage::recordOpened, window.recentFiles(), &jb::RecentFiles::add);
+    // The Library page opens records in the Inspector; a record opened there joins the library.
+    QObject::connect(library, &jb::LibraryPage::openRecords, &window,
+                     [&window](const QStringList& paths) { window.openRecordsHook(paths); });
+    QObject::connect(inspector, &jb::InspectorPage::recordOpened, library, [librarySpec](const QString& path) {
+        if (auto lib = jb::Library::open(librarySpec))
+            (void)(*lib)->addFile(path.toStdString());  // a library that cannot take it changes nothing here
+    });
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
                      [&window](const QString& path, const QString&) {
                          if (!QFileInfo::exists(path))

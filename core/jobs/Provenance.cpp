@@ -150,6 +150,10 @@ Result<nlohmann::json> sourceReport(const ProvenanceSettings& p, bool hash_conte
         j["git_note"] = why;
     } else {
         j["git_commit"] = trimmed(head->out);
+        // The branch checked out, null on a detached HEAD (a CI checkout of a pull request).
+        auto branch = runCapture({"git", "-C", p.source, "rev-parse", "--abbrev-ref", "HEAD"}, "", kGitTimeoutMs);
+        const std::string b = branch && branch->exit_code == 0 ? trimmed(branch->out) : std::string();
+        j["git_branch"] = b.empty() || b == "HEAD" ? nlohmann::json(nullptr) : nlohmann::json(b);
         auto status = runCapture({"git", "-C", p.source, "status", "--porcelain", "--untracked-files=no"}, "",
                                  kGitTimeoutMs);
         if (!status || status->exit_code != 0)

@@ -83,17 +83,15 @@ BootstrapRatios bootstrapRatioOfMedians(const std::vector<double>& a, const std:
     return out;
 }
 
-Comparison compareRecords(const Record& a, const Record& b, const std::string& counter, int resamples,
-                          std::uint64_t seed)
+Comparison compareRoundSets(std::vector<RoundJ> a, std::vector<RoundJ> b, const std::string& counter,
+                            int resamples, std::uint64_t seed)
 {
     Comparison c;
     c.counter = counter;
     c.resamples = resamples;
     c.seed = seed;
-    c.a = jPerDecode(a, counter);
-    c.b = jPerDecode(b, counter);
-    c.summary_a = summaryOf(a, counter);
-    c.summary_b = summaryOf(b, counter);
+    c.a = std::move(a);
+    c.b = std::move(b);
     const std::vector<double> va = values(c.a), vb = values(c.b);
     if (!va.empty())
         c.median_a = median(va);
@@ -123,6 +121,15 @@ Comparison compareRecords(const Record& a, const Record& b, const std::string& c
     }
     c.ci_low = quantile(boot.ratios, 0.025);
     c.ci_high = quantile(boot.ratios, 0.975);
+    return c;
+}
+
+Comparison compareRecords(const Record& a, const Record& b, const std::string& counter, int resamples,
+                          std::uint64_t seed)
+{
+    Comparison c = compareRoundSets(jPerDecode(a, counter), jPerDecode(b, counter), counter, resamples, seed);
+    c.summary_a = summaryOf(a, counter);
+    c.summary_b = summaryOf(b, counter);
     return c;
 }
 

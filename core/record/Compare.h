@@ -43,6 +43,10 @@ struct Comparison {
     std::string problem;
 };
 
+// The same statistics over two sets of rounds (e.g. a record against the pooled rounds of several
+// baseline records, `library check`); the summaries are left empty.
+Comparison compareRoundSets(std::vector<RoundJ> a, std::vector<RoundJ> b, const std::string& counter,
+                            int resamples = 10000, std::uint64_t seed = 1);
 Comparison compareRecords(const Record& a, const Record& b, const std::string& counter, int resamples = 10000,
                           std::uint64_t seed = 1);
 

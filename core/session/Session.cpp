@@ -7,7 +7,9 @@
 #include "record/Journal.h"
 #include "sampling/Sampler.h"
 
+#include <QDateTime>
 #include <QLoggingCategory>
+#include <QSysInfo>
 
 #include <cmath>
 #include <cstdlib>
@@ -40,6 +42,8 @@ Host hostInfo()
         h.machine = u.machine;  // "x86_64", "arm64": platform.machine()
     }
     h.node_cpu = sysconf(_SC_NPROCESSORS_ONLN);
+    // JouleBench's addition (after the reference's keys): which machine, for a shared library.
+    h.extra["hostname"] = QSysInfo::machineHostName().toStdString();
     return h;
 }
 
@@ -93,6 +97,7 @@ void Session::start()
     if (state_ != State::Idle)
         return;
     state_ = State::Starting;
+    started_at_ = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
     if (Status v = validatePlan(plan_); !v) {
         finish(v.error());
         return;
@@ -415,6 +420,8 @@ Record Session::baseRecord() const
     }
     if (task_reader_)
         r.counter_info.emplace_back("task", nlohmann::ordered_json{{"kind", "task"}});
+    if (!started_at_.empty())
+        r.extra["started_at"] = started_at_;  // wall-clock start, ISO 8601 UTC (the library's time)
     if (!warnings_.empty())
         r.extra["warnings"] = warnings_;
     return r;

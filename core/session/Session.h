@@ -112,6 +112,7 @@ private:
     std::int64_t busy_t0_ = 0, busy_t1_ = 0;
     Round current_;
     std::vector<Round> rounds_;
+    std::string started_at_;  // set by start(): the record's started_at
     std::vector<std::string> warnings_;
     std::optional<TaskSample> task_before_;
     std::optional<GpuTimes> gpu_before_;

@@ -1,4 +1,6 @@
 // joulebench-cli measure as a user runs it: a drop-in for the reference harness.
+#include "CliTestKit.h"
+
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
@@ -12,36 +14,7 @@
 
 namespace {
 
-QString bin(const char* name)
-{
-    return QStringLiteral(JB_BIN_DIR "/") + QString::fromLatin1(name);
-}
-QString testBin(const char* name)
-{
-    return QStringLiteral(JB_TEST_BIN_DIR "/") + QString::fromLatin1(name);
-}
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList& args, int timeout_ms = 120000)
-{
-    QProcess p;
-    p.start(bin("joulebench-cli"), args);
-    Run r;
-    if (!p.waitForFinished(timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using namespace jbclitest;
 
 // Every key path of `ref`, with the JSON type found there ("rounds[]" stands for each round).
 void keyPaths(const nlohmann::json& j, const std::string& path, std::map<std::string, std::string>& out)
@@ -60,28 +33,6 @@ void keyPaths(const nlohmann::json& j, const std::string& path, std::map<std::st
     else if (j.is_array() && !j.empty() && j.front().is_object())
         keyPaths(j.front(), path + "[]", out);
 }
-
-class FakeZone {
-public:
-    explicit FakeZone(const QString& root)
-        : zone(root + QStringLiteral("/intel-rapl:0"))
-        , flag(root + QStringLiteral("/busy.flag"))
-    {
-        QDir().mkpath(zone);
-        proc.start(testBin("fakezone"), {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
-                                         QStringLiteral("15"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
-                                         QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("200")});
-        proc.waitForStarted();
-    }
-    ~FakeZone()
-    {
-        proc.kill();
-        proc.waitForFinished();
-    }
-    bool ready() const { return QFile::exists(zone + QStringLiteral("/energy_uj")); }
-    QString zone, flag;
-    QProcess proc;
-};
 
 }  // namespace
 

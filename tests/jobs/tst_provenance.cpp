@@ -107,6 +107,8 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
         QCOMPARE(r->at("git_commit").get<std::string>().size(), std::size_t(40));
         QCOMPARE(r->at("git_dirty").get<bool>(), false);
+        QVERIFY(r->at("git_branch").is_string());
+        QVERIFY(!r->at("git_branch").get<std::string>().empty());
         QCOMPARE(r->at("files").at("protocol.json").get<std::string>(),
                  *jb::sha256File(repo + "/protocol.json"));
         QCOMPARE(r->at("trees").at("data").at("num_files").get<int>(), 1);

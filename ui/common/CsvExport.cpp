@@ -1,4 +1,5 @@
 #include "common/CsvExport.h"
+#include "record/Csv.h"
 
 #include <cstdio>
 
@@ -8,22 +9,12 @@ namespace {
 
 std::string num(double v)
 {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    return csvNumber(v);
 }
 
 std::string cell(const std::string& s)
 {
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + '"';
+    return csvCell(s);
 }
 
 void addBracket(std::vector<std::string>& row, const std::optional<Bracket>& b)
@@ -34,13 +25,7 @@ void addBracket(std::vector<std::string>& row, const std::optional<Bracket>& b)
 
 std::string join(const std::vector<std::string>& row)
 {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-        if (i)
-            line += ',';
-        line += row[i];
-    }
-    return line + '\n';
+    return csvRow(row);
 }
 
 }  // namespace

@@ -1,0 +1,898 @@
+#include "library/Library.h"
+
+#include "record/RecordJson.h"
+#include "record/RecordLoad.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QStandardPaths>
+#include <QStringList>
+#include <QUrl>
+#include <QUrlQuery>
+#include <QVariant>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <unordered_map>
+
+namespace jb {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+std::string s(const QString& v)
+{
+    return v.toStdString();
+}
+
+QVariant nullText()
+{
+    return QVariant(QMetaType::fromType<QString>());
+}
+QVariant nullReal()
+{
+    return QVariant(QMetaType::fromType<double>());
+}
+QVariant opt(const std::optional<std::string>& v)
+{
+    return v ? QVariant(q(*v)) : nullText();
+}
+QVariant opt(const std::optional<double>& v)
+{
+    return v ? QVariant(*v) : nullReal();
+}
+std::optional<std::string> optText(const QVariant& v)
+{
+    return v.isNull() ? std::nullopt : std::optional(s(v.toString()));
+}
+std::optional<double> optReal(const QVariant& v)
+{
+    return v.isNull() ? std::nullopt : std::optional(v.toDouble());
+}
+
+std::string sqlError(const QSqlError& e)
+{
+    std::string t = s(e.text().trimmed());
+    return t.empty() ? "unknown database error" : t;
+}
+
+std::string rebuildHint(const LibraryLocation& loc)
+{
+    return "; to rebuild it from the record files, run: joulebench-cli library rebuild --library " + loc.display +
+        " [FOLDER...] (the record files it lists are read again" +
+        (loc.kind == LibraryLocation::Kind::SQLite ? std::string(", the old file is kept as FILE.broken-TIME)")
+                                                   : std::string(")"));
+}
+
+// ---- schema: one step per version; step v makes version v from version v-1.
+
+std::vector<std::string> schemaStep(int to, bool pg)
+{
+    const std::string id = pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY";
+    if (to == 1)
+        return {
+            "CREATE TABLE jb_schema (version INTEGER NOT NULL)",
+            "CREATE TABLE jb_records (id " + id +
+                ", path TEXT NOT NULL UNIQUE, sha256 TEXT NOT NULL, size_bytes BIGINT NOT NULL,"
+                " missing INTEGER NOT NULL DEFAULT 0, label TEXT, meta TEXT NOT NULL, host TEXT NOT NULL,"
+                " host_system TEXT NOT NULL, host_machine TEXT NOT NULL, counters TEXT NOT NULL,"
+                " status TEXT NOT NULL, started_ms BIGINT NOT NULL, tool TEXT NOT NULL, commit_id TEXT,"
+                " branch TEXT, dirty INTEGER, indexed_ms BIGINT NOT NULL)",
+            "CREATE INDEX jb_records_label ON jb_records (label, started_ms)",
+            "CREATE INDEX jb_records_started ON jb_records (started_ms)",
+            "CREATE INDEX jb_records_sha ON jb_records (sha256)",
+            "CREATE TABLE jb_figures (record_id BIGINT NOT NULL, counter TEXT NOT NULL, rounds INTEGER NOT NULL,"
+            " clean INTEGER NOT NULL, relative_only INTEGER NOT NULL, noisy INTEGER NOT NULL,"
+            " unusable INTEGER NOT NULL, no_verdict INTEGER NOT NULL, median_j DOUBLE PRECISION,"
+            " min_j DOUBLE PRECISION, max_j DOUBLE PRECISION, s_per_decode DOUBLE PRECISION,"
+            " outliers TEXT NOT NULL, PRIMARY KEY (record_id, counter))",
+            "CREATE TABLE jb_rounds (record_id BIGINT NOT NULL, counter TEXT NOT NULL, round_index INTEGER NOT NULL,"
+            " j_per_decode DOUBLE PRECISION NOT NULL, PRIMARY KEY (record_id, counter, round_index))",
+        };
+    if (to == 2)  // meta terms as rows, so `meta.KEY=V` is an indexed look-up; filled by migrateMeta
+        return {
+            "CREATE TABLE jb_meta (record_id BIGINT NOT NULL, meta_key TEXT NOT NULL, meta_value TEXT NOT NULL,"
+            " PRIMARY KEY (record_id, meta_key))",
+            "CREATE INDEX jb_meta_kv ON jb_meta (meta_key, meta_value)",
+        };
+    return {};
+}
+
+Status run(QSqlQuery& query, const char* what)
+{
+    if (!query.exec())
+        return Error{std::string(what) + ": " + sqlError(query.lastError())};
+    return Ok{};
+}
+
+std::int64_t nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+std::string countersText(const std::vector<std::string>& c)
+{
+    return dumpJson(ojson(c), -1);
+}
+
+// The WHERE clause of a query, with its values in binding order.
+struct Where {
+    QString sql;
+    QVariantList values;
+};
+Where whereOf(const LibraryQuery& lq)
+{
+    QStringList terms;
+    Where w;
+    auto add = [&](const QString& t, std::initializer_list<QVariant> vs) {
+        terms << t;
+        for (const QVariant& v : vs)
+            w.values << v;
+    };
+    if (!lq.include_missing)
+        terms << QStringLiteral("r.missing = 0");
+    if (lq.label)
+        add(QStringLiteral("r.label = ?"), {q(*lq.label)});
+    if (lq.host)
+        add(QStringLiteral("(r.host = ? OR r.host_system = ? OR r.host_machine = ?)"),
+            {q(*lq.host), q(*lq.host), q(*lq.host)});
+    if (lq.counter)
+        add(QStringLiteral("EXISTS (SELECT 1 FROM jb_figures f2 WHERE f2.record_id = r.id AND f2.counter = ?)"),
+            {q(*lq.counter)});
+    if (lq.commit)
+        add(QStringLiteral("r.commit_id LIKE ?"), {QString(q(*lq.commit) + QLatin1Char('%'))});
+    if (lq.branch)
+        add(QStringLiteral("r.branch = ?"), {q(*lq.branch)});
+    if (lq.status)
+        add(QStringLiteral("r.status = ?"), {q(*lq.status)});
+    for (const auto& [k, v] : lq.meta)
+        add(QStringLiteral("EXISTS (SELECT 1 FROM jb_meta m WHERE m.record_id = r.id AND m.meta_key = ? AND "
+                           "m.meta_value = ?)"),
+            {q(k), q(v)});
+    if (lq.since_ms)
+        add(QStringLiteral("r.started_ms >= ?"), {qint64(*lq.since_ms)});
+    if (lq.until_ms)
+        add(QStringLiteral("r.started_ms <= ?"), {qint64(*lq.until_ms)});
+    for (const std::string& sha : lq.exclude_sha256)
+        add(QStringLiteral("r.sha256 <> ?"), {q(sha)});
+    w.sql = terms.isEmpty() ? QString() : QStringLiteral(" WHERE ") + terms.join(QStringLiteral(" AND "));
+    return w;
+}
+
+void bindAll(QSqlQuery& query, const QVariantList& values)
+{
+    for (const QVariant& v : values)
+        query.addBindValue(v);
+}
+
+}  // namespace
+
+// ---- location
+
+Result<LibraryLocation> parseLibraryLocation(const std::string& spec)
+{
+    LibraryLocation loc;
+    if (spec.empty())
+        return Error{"no library given (an empty --library or JOULEBENCH_LIBRARY)"};
+    const QString text = q(spec);
+    if (text.startsWith(QLatin1String("postgresql://")) || text.startsWith(QLatin1String("postgres://"))) {
+        const QUrl url(text, QUrl::StrictMode);
+        if (!url.isValid())
+            return Error{"library URL '" + spec + "' is not a valid URL: " + s(url.errorString())};
+        loc.kind = LibraryLocation::Kind::PostgreSQL;
+        loc.host = s(url.host());
+        loc.port = url.port(-1);
+        loc.user = s(url.userName());
+        loc.password = s(url.password());
+        loc.database = s(url.path().mid(1));
+        const QUrlQuery query(url);
+        if (query.hasQueryItem(QStringLiteral("host")))  // a Unix socket folder, as libpq takes it
+            loc.host = s(query.queryItemValue(QStringLiteral("host"), QUrl::FullyDecoded));
+        if (loc.database.empty())
+            return Error{"library URL '" + spec + "' names no database (postgresql://USER@HOST:PORT/DATABASE)"};
+        QUrl shown = url;
+        shown.setPassword(QString());
+        loc.display = s(shown.toString());
+        return loc;
+    }
+    if (text.contains(QLatin1String("://")))
+        return Error{"library '" + spec + "': only files and postgresql:// URLs are libraries"};
+    loc.file = s(QFileInfo(text).absoluteFilePath());
+    loc.display = loc.file;
+    return loc;
+}
+
+std::string defaultLibraryPath()
+{
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return s(base + QStringLiteral("/joulebench/library.sqlite"));
+}
+
+std::string librarySpec(const std::string& flag)
+{
+    if (!flag.empty())
+        return flag;
+    const QByteArray env = qgetenv("JOULEBENCH_LIBRARY");
+    if (!env.isEmpty())
+        return env.toStdString();
+    return defaultLibraryPath();
+}
+
+const char* addOutcomeName(AddOutcome o)
+{
+    switch (o) {
+    case AddOutcome::Added: return "added";
+    case AddOutcome::Unchanged: return "unchanged";
+    case AddOutcome::Reindexed: return "re-indexed";
+    case AddOutcome::Moved: return "moved";
+    }
+    return "?";
+}
+
+std::vector<std::string> recordFilesUnder(const std::string& path)
+{
+    const QFileInfo fi(q(path));
+    if (!fi.isDir())
+        return {path};
+    std::vector<std::string> out;
+    QDirIterator it(q(path), {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out.push_back(s(it.next()));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// ---- connection
+
+Library::~Library()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(connection_, false);
+        if (db.isOpen())
+            db.close();
+    }
+    QSqlDatabase::removeDatabase(connection_);
+}
+
+Status Library::connect()
+{
+    static std::atomic<int> counter{0};
+    connection_ = QStringLiteral("jb-library-%1").arg(++counter);
+    const bool pg = loc_.kind == LibraryLocation::Kind::PostgreSQL;
+    QSqlDatabase db = QSqlDatabase::addDatabase(pg ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"), connection_);
+    if (!db.isValid())
+        return Error{pg ? "Qt's PostgreSQL driver (QPSQL) is not installed (Debian: libqt6sql6-psql)"
+                        : "Qt's SQLite driver (QSQLITE) is not installed (Debian: libqt6sql6-sqlite)"};
+    if (pg) {
+        db.setHostName(q(loc_.host));
+        if (loc_.port > 0)
+            db.setPort(loc_.port);
+        db.setUserName(q(loc_.user));
+        db.setPassword(q(loc_.password));
+        db.setDatabaseName(q(loc_.database));
+        db.setConnectOptions(QStringLiteral("connect_timeout=10"));
+    } else {
+        const QFileInfo fi(q(loc_.file));
+        if (fi.exists() && !fi.isFile())
+            return Error{"library " + loc_.display + " is not a file"};
+        if (!QDir().mkpath(fi.absolutePath()))
+            return Error{"library " + loc_.display + ": cannot make the folder " + s(fi.absolutePath())};
+        db.setDatabaseName(q(loc_.file));
+        // A writer waits up to 60 s for another one (two `library add` at once) instead of failing.
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=60000"));
+    }
+    if (!db.open())
+        return Error{"cannot open library " + loc_.display + ": " + sqlError(db.lastError())};
+    return Ok{};
+}
+
+Status Library::exec(const std::string& sql)
+{
+    QSqlQuery query(QSqlDatabase::database(connection_));
+    if (!query.exec(q(sql)))
+        return Error{sqlError(query.lastError()) + " (in: " + sql.substr(0, 60) + ")"};
+    return Ok{};
+}
+
+Status Library::begin()
+{
+    if (loc_.kind == LibraryLocation::Kind::SQLite)
+        return exec("BEGIN IMMEDIATE");  // the write lock now, so writers queue instead of deadlocking
+    if (Status st = exec("BEGIN"); !st)
+        return st;
+    // Writers of a shared database queue on one advisory lock (released at COMMIT/ROLLBACK).
+    if (Status st = exec("SELECT pg_advisory_xact_lock(7242018)"); !st) {
+        rollback();
+        return st;
+    }
+    return Ok{};
+}
+
+Status Library::commit()
+{
+    return exec("COMMIT");
+}
+
+void Library::rollback()
+{
+    (void)exec("ROLLBACK");
+}
+
+Status Library::prepareSchema()
+{
+    const bool pg = loc_.kind == LibraryLocation::Kind::PostgreSQL;
+    QSqlDatabase db = QSqlDatabase::database(connection_);
+    auto hasSchemaTable = [&]() { return db.tables().contains(QStringLiteral("jb_schema")); };
+    auto readVersion = [&]() -> Result<int> {
+        QSqlQuery query(db);
+        if (!query.exec(QStringLiteral("SELECT version FROM jb_schema")))
+            return Error{sqlError(query.lastError())};
+        if (!query.next())
+            return Error{"its jb_schema table is empty"};
+        return query.value(0).toInt();
+    };
+    if (!hasSchemaTable()) {
+        // A SQLite file that is not a database fails here, with SQLite's reason.
+        if (!pg) {
+            QSqlQuery probe(db);
+            if (!probe.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")))
+                return Error{"library " + loc_.display + " is not a readable SQLite database (" +
+                             sqlError(probe.lastError()) + ")" + rebuildHint(loc_)};
+            const QStringList others = db.tables();
+            if (!others.isEmpty())
+                return Error{"library " + loc_.display + " is a SQLite database but not a JouleBench library (it has " +
+                             "tables " + s(others.join(QStringLiteral(", "))) + " and no jb_schema)" +
+                             rebuildHint(loc_)};
+        }
+        found_version_ = 0;
+    } else {
+        auto v = readVersion();
+        if (!v)
+            return Error{"library " + loc_.display + " has no readable schema version (" + v.error() + ")" +
+                         rebuildHint(loc_)};
+        found_version_ = *v;
+        if (*v > kSchemaVersion)
+            return Error{"library " + loc_.display + " has schema version " + std::to_string(*v) +
+                         ", newer than this JouleBench's (" + std::to_string(kSchemaVersion) +
+                         "): use a newer JouleBench with it" + rebuildHint(loc_)};
+        if (*v == kSchemaVersion)
+            return Ok{};
+    }
+    // Create or migrate, in one transaction; another process may have done it meanwhile.
+    if (Status st = begin(); !st)
+        return Error{"library " + loc_.display + ": " + st.error()};
+    int v = 0;
+    if (hasSchemaTable()) {
+        auto rv = readVersion();
+        if (!rv) {
+            rollback();
+            return Error{"library " + loc_.display + ": " + rv.error() + rebuildHint(loc_)};
+        }
+        v = *rv;
+    }
+    for (int to = v + 1; to <= kSchemaVersion; ++to) {
+        for (const std::string& sql : schemaStep(to, pg))
+            if (Status st = exec(sql); !st) {
+                rollback();
+                return Error{"library " + loc_.display + ": migrating to schema version " + std::to_string(to) +
+                             " failed: " + st.error() + rebuildHint(loc_)};
+            }
+        if (to == 2) {  // version 2's data: every record's meta keys as jb_meta rows
+            // All rows read first: PostgreSQL's driver cannot keep a result open across inserts.
+            std::vector<std::pair<QVariant, std::string>> rows;
+            {
+                QSqlQuery read(db);
+                read.setForwardOnly(true);
+                if (!read.exec(QStringLiteral("SELECT id, meta FROM jb_records"))) {
+                    rollback();
+                    return Error{"library " + loc_.display + ": migrating meta: " + sqlError(read.lastError())};
+                }
+                while (read.next())
+                    rows.emplace_back(read.value(0), s(read.value(1).toString()));
+            }
+            QSqlQuery ins(db);
+            ins.prepare(QStringLiteral("INSERT INTO jb_meta (record_id, meta_key, meta_value) VALUES (?, ?, ?)"));
+            for (const auto& [id, text] : rows) {
+                const ojson meta = ojson::parse(text, nullptr, false);
+                if (!meta.is_object())
+                    continue;
+                for (auto it = meta.begin(); it != meta.end(); ++it) {
+                    ins.addBindValue(id);
+                    ins.addBindValue(q(it.key()));
+                    ins.addBindValue(q(metaValueText(it.value())));
+                    if (!ins.exec()) {
+                        rollback();
+                        return Error{"library " + loc_.display + ": migrating meta: " + sqlError(ins.lastError())};
+                    }
+                }
+            }
+        }
+    }
+    Status st = v == 0 ? exec("INSERT INTO jb_schema (version) VALUES (" + std::to_string(kSchemaVersion) + ")")
+                       : exec("UPDATE jb_schema SET version = " + std::to_string(kSchemaVersion));
+    if (!st) {
+        rollback();
+        return Error{"library " + loc_.display + ": " + st.error()};
+    }
+    if (Status c = commit(); !c)
+        return Error{"library " + loc_.display + ": " + c.error()};
+    return Ok{};
+}
+
+Result<std::unique_ptr<Library>> Library::open(const std::string& spec)
+{
+    auto loc = parseLibraryLocation(spec);
+    if (!loc)
+        return Error{loc.error()};
+    std::unique_ptr<Library> lib(new Library);
+    lib->loc_ = *loc;
+    if (Status st = lib->connect(); !st)
+        return Error{st.error()};
+    if (Status st = lib->prepareSchema(); !st)
+        return Error{st.error()};
+    return lib;
+}
+
+Status Library::createAtVersion(const std::string& spec, int version)
+{
+    auto loc = parseLibraryLocation(spec);
+    if (!loc)
+        return Error{loc.error()};
+    std::unique_ptr<Library> lib(new Library);
+    lib->loc_ = *loc;
+    if (Status st = lib->connect(); !st)
+        return st;
+    const bool pg = loc->kind == LibraryLocation::Kind::PostgreSQL;
+    if (Status st = lib->begin(); !st)
+        return st;
+    for (int to = 1; to <= version; ++to)
+        for (const std::string& sql : schemaStep(to, pg))
+            if (Status st = lib->exec(sql); !st) {
+                lib->rollback();
+                return st;
+            }
+    if (Status st = lib->exec("INSERT INTO jb_schema (version) VALUES (" + std::to_string(version) + ")"); !st) {
+        lib->rollback();
+        return st;
+    }
+    return lib->commit();
+}
+
+// ---- writing
+
+Status Library::insertDetails(const LibraryEntry& e)
+{
+    // On an error, the transaction is rolled back here, before the prepared statements are freed:
+    // PostgreSQL refuses to free them inside an aborted transaction.
+    auto failed = [this](const Status& st) {
+        rollback();
+        return st;
+    };
+    QSqlDatabase db = QSqlDatabase::database(connection_);
+    QSqlQuery fig(db), rnd(db), meta(db);
+    fig.prepare(QStringLiteral(
+        "INSERT INTO jb_figures (record_id, counter, rounds, clean, relative_only, noisy, unusable, no_verdict,"
+        " median_j, min_j, max_j, s_per_decode, outliers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    rnd.prepare(QStringLiteral(
+        "INSERT INTO jb_rounds (record_id, counter, round_index, j_per_decode) VALUES (?, ?, ?, ?)"));
+    meta.prepare(QStringLiteral("INSERT INTO jb_meta (record_id, meta_key, meta_value) VALUES (?, ?, ?)"));
+    for (const CounterFigures& f : e.figures) {
+        const CounterSummary& m = f.summary;
+        for (const QVariant& v :
+             {QVariant(qint64(e.id)), QVariant(q(f.counter)), QVariant(m.rounds), QVariant(m.clean),
+              QVariant(m.relative_only), QVariant(m.noisy), QVariant(m.unusable), QVariant(m.no_verdict),
+              opt(m.median_j_per_decode), opt(m.min_j_per_decode), opt(m.max_j_per_decode), opt(f.s_per_decode),
+              QVariant(q(dumpJson(ojson(m.outlier_rounds), -1)))})
+            fig.addBindValue(v);
+        if (Status st = run(fig, "storing figures"); !st)
+            return failed(st);
+        for (const RoundJ& r : f.rounds) {
+            rnd.addBindValue(qint64(e.id));
+            rnd.addBindValue(q(f.counter));
+            rnd.addBindValue(r.round);
+            rnd.addBindValue(r.j_per_decode);
+            if (Status st = run(rnd, "storing rounds"); !st)
+                return failed(st);
+        }
+    }
+    if (e.meta.is_object())
+        for (auto it = e.meta.begin(); it != e.meta.end(); ++it) {
+            meta.addBindValue(qint64(e.id));
+            meta.addBindValue(q(it.key()));
+            meta.addBindValue(q(metaValueText(it.value())));
+            if (Status st = run(meta, "storing meta"); !st)
+                return failed(st);
+        }
+    return Ok{};
+}
+
+namespace {
+
+const char* kRecordColumns =
+    "path, sha256, size_bytes, missing, label, meta, host, host_system, host_machine, counters, status,"
+    " started_ms, tool, commit_id, branch, dirty, indexed_ms";
+
+void bindRecord(QSqlQuery& query, const LibraryEntry& e)
+{
+    for (const QVariant& v :
+         {QVariant(q(e.path)), QVariant(q(e.sha256)), QVariant(qint64(e.size_bytes)), QVariant(e.missing ? 1 : 0),
+          opt(e.label), QVariant(q(dumpJson(e.meta, -1))), QVariant(q(e.host)), QVariant(q(e.host_system)),
+          QVariant(q(e.host_machine)), QVariant(q(countersText(e.counters))), QVariant(q(e.status)),
+          QVariant(qint64(e.started_ms)), QVariant(q(e.tool)), opt(e.commit), opt(e.branch),
+          e.dirty ? QVariant(*e.dirty ? 1 : 0) : QVariant(QMetaType::fromType<int>()), QVariant(qint64(nowMs()))})
+        query.addBindValue(v);
+}
+
+}  // namespace
+
+Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
+{
+    QSqlDatabase db = QSqlDatabase::database(connection_);
+    AddResult res;
+    auto fail = [&](const std::string& what) -> Result<AddResult> {
+        rollback();
+        return Error{"library " + loc_.display + ": " + what};
+    };
+    QSqlQuery find(db);
+    find.prepare(QStringLiteral("SELECT id, sha256, missing FROM jb_records WHERE path = ?"));
+    find.addBindValue(q(e.path));
+    if (Status st = run(find, "looking up the path"); !st)
+        return fail(st.error());
+    std::int64_t existing = 0;
+    if (find.next()) {
+        existing = find.value(0).toLongLong();
+        if (s(find.value(1).toString()) == e.sha256 && find.value(2).toInt() == 0) {
+            res.outcome = AddOutcome::Unchanged;
+            res.id = existing;
+            return res;
+        }
+        res.outcome = AddOutcome::Reindexed;
+    } else if (allow_move) {
+        // The same bytes under a path that is gone, in a folder this machine sees: a move.
+        QSqlQuery same(db);
+        same.prepare(QStringLiteral("SELECT id, path FROM jb_records WHERE sha256 = ?"));
+        same.addBindValue(q(e.sha256));
+        if (Status st = run(same, "looking up the hash"); !st)
+            return fail(st.error());
+        while (same.next()) {
+            const QFileInfo old(same.value(1).toString());
+            if (!old.exists() && old.absoluteDir().exists()) {
+                existing = same.value(0).toLongLong();
+                res.outcome = AddOutcome::Moved;
+                res.moved_from = s(old.filePath());
+                break;
+            }
+        }
+    }
+    QSqlQuery write(db);
+    if (existing) {
+        write.prepare(QStringLiteral("UPDATE jb_records SET (%1) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                     "WHERE id = ?")
+                          .arg(QString::fromLatin1(kRecordColumns)));
+        bindRecord(write, e);
+        write.addBindValue(qint64(existing));
+        if (Status st = run(write, "updating the record"); !st)
+            return fail(st.error());
+        for (const char* t : {"jb_figures", "jb_rounds", "jb_meta"})
+            if (Status st = exec(std::string("DELETE FROM ") + t + " WHERE record_id = " + std::to_string(existing));
+                !st)
+                return fail(st.error());
+        e.id = existing;
+    } else {
+        write.prepare(QStringLiteral("INSERT INTO jb_records (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                     "?, ?) RETURNING id")
+                          .arg(QString::fromLatin1(kRecordColumns)));
+        bindRecord(write, e);
+        if (Status st = run(write, "adding the record"); !st)
+            return fail(st.error());
+        if (!write.next())
+            return fail("the database returned no id for the new record");
+        e.id = write.value(0).toLongLong();
+        res.outcome = AddOutcome::Added;
+    }
+    write.finish();
+    if (Status st = insertDetails(e); !st)  // rolled back there
+        return Error{"library " + loc_.display + ": " + st.error()};
+    res.id = e.id;
+    return res;
+}
+
+Result<AddResult> Library::addFile(const std::string& path)
+{
+    const QFileInfo fi(q(path));
+    const std::string abs = s(fi.absoluteFilePath());
+    LoadedFile file = loadRecordFile(abs);
+    if (!file.record)
+        return Error{file.record.error()};
+    const Result<Record>& r = file.record;
+    const std::string& bytes = file.bytes;
+    const std::string sha = s(QString::fromLatin1(
+        QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())), QCryptographicHash::Sha256)
+            .toHex()));
+    LibraryEntry e = entryFromRecord(*r, abs, sha, std::int64_t(bytes.size()),
+                                     fi.lastModified().toMSecsSinceEpoch());
+    if (Status st = begin(); !st)
+        return Error{"library " + loc_.display + ": " + st.error()};
+    auto res = store(std::move(e), true);
+    if (!res)
+        return res;  // store rolled back
+    if (Status st = commit(); !st) {
+        rollback();
+        return Error{"library " + loc_.display + ": " + st.error()};
+    }
+    return res;
+}
+
+Status Library::addEntries(std::vector<LibraryEntry> entries)
+{
+    if (Status st = begin(); !st)
+        return st;
+    for (LibraryEntry& e : entries)
+        if (auto r = store(std::move(e), false); !r)
+            return Error{r.error()};
+    return commit();
+}
+
+// ---- reading
+
+Result<std::int64_t> Library::count()
+{
+    QSqlQuery query(QSqlDatabase::database(connection_));
+    if (!query.exec(QStringLiteral("SELECT count(*) FROM jb_records")) || !query.next())
+        return Error{"library " + loc_.display + ": " + sqlError(query.lastError())};
+    return query.value(0).toLongLong();
+}
+
+Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rounds, bool details)
+{
+    QSqlDatabase db = QSqlDatabase::database(connection_);
+    const Where w = whereOf(lq);
+    auto fail = [&](const QSqlQuery& query) -> Result<std::vector<LibraryEntry>> {
+        return Error{"library " + loc_.display + ": " + sqlError(query.lastError())};
+    };
+    std::vector<LibraryEntry> out;
+    std::unordered_map<std::int64_t, std::size_t> at;
+    QVariantList values;
+    QString counterTerm;
+    if (lq.counter) {
+        counterTerm = QStringLiteral(" AND f.counter = ?");
+        values << q(*lq.counter);
+    }
+    values << w.values;
+    // One pass: each record with its figures (a row per counter; none: one row of nulls).
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT r.id, %1, f.counter, f.rounds, f.clean, f.relative_only, f.noisy, f.unusable,"
+                                 " f.no_verdict, f.median_j, f.min_j, f.max_j, f.s_per_decode, f.outliers"
+                                 " FROM jb_records r LEFT JOIN jb_figures f ON f.record_id = r.id%2%3"
+                                 " ORDER BY r.started_ms, r.id, f.counter")
+                      .arg(QStringLiteral("r.path, r.sha256, r.size_bytes, r.missing, r.label, r.meta, r.host, "
+                                          "r.host_system, r.host_machine, r.counters, r.status, r.started_ms, r.tool, "
+                                          "r.commit_id, r.branch, r.dirty"),
+                           counterTerm, w.sql));
+    bindAll(query, values);
+    if (!query.exec())
+        return fail(query);
+    std::int64_t last = -1;
+    while (query.next()) {
+        const std::int64_t id = query.value(0).toLongLong();
+        if (id != last) {
+            last = id;
+            LibraryEntry e;
+            e.id = id;
+            e.path = s(query.value(1).toString());
+            e.sha256 = s(query.value(2).toString());
+            e.size_bytes = query.value(3).toLongLong();
+            e.missing = query.value(4).toInt() != 0;
+            e.label = optText(query.value(5));
+            if (details) {  // JSON columns: parsed only where asked for (not for the table)
+                e.meta = ojson::parse(s(query.value(6).toString()), nullptr, false);
+                if (e.meta.is_discarded())
+                    e.meta = ojson::object();
+                const ojson c = ojson::parse(s(query.value(10).toString()), nullptr, false);
+                if (c.is_array())
+                    for (const ojson& x : c)
+                        if (x.is_string())
+                            e.counters.push_back(x.get<std::string>());
+            }
+            e.host = s(query.value(7).toString());
+            e.host_system = s(query.value(8).toString());
+            e.host_machine = s(query.value(9).toString());
+            e.status = s(query.value(11).toString());
+            e.started_ms = query.value(12).toLongLong();
+            e.tool = s(query.value(13).toString());
+            e.commit = optText(query.value(14));
+            e.branch = optText(query.value(15));
+            if (!query.value(16).isNull())
+                e.dirty = query.value(16).toInt() != 0;
+            at[e.id] = out.size();
+            out.push_back(std::move(e));
+        }
+        if (query.value(17).isNull())
+            continue;  // a record without whole-device figures
+        CounterFigures f;
+        f.counter = s(query.value(17).toString());
+        CounterSummary& m = f.summary;
+        m.rounds = query.value(18).toInt();
+        m.clean = query.value(19).toInt();
+        m.relative_only = query.value(20).toInt();
+        m.noisy = query.value(21).toInt();
+        m.unusable = query.value(22).toInt();
+        m.no_verdict = query.value(23).toInt();
+        m.median_j_per_decode = optReal(query.value(24));
+        m.min_j_per_decode = optReal(query.value(25));
+        m.max_j_per_decode = optReal(query.value(26));
+        f.s_per_decode = optReal(query.value(27));
+        const QString outliers = query.value(28).toString();
+        if (outliers != QLatin1String("[]")) {
+            const ojson o = ojson::parse(s(outliers), nullptr, false);
+            if (o.is_array())
+                for (const ojson& x : o)
+                    if (x.is_number_integer())
+                        m.outlier_rounds.push_back(x.get<int>());
+        }
+        out.back().figures.push_back(std::move(f));
+    }
+    query.finish();
+    if (out.empty())
+        return out;
+    if (rounds) {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        QVariantList rv = w.values;
+        if (lq.counter)
+            rv << q(*lq.counter);
+        query.prepare(QStringLiteral("SELECT f.record_id, f.counter, f.round_index, f.j_per_decode FROM jb_rounds f "
+                                     "WHERE f.record_id IN (SELECT r.id FROM jb_records r%1)%2 "
+                                     "ORDER BY f.record_id, f.counter, f.round_index")
+                          .arg(w.sql, counterTerm));
+        bindAll(query, rv);
+        if (!query.exec())
+            return fail(query);
+        while (query.next()) {
+            auto it = at.find(query.value(0).toLongLong());
+            if (it == at.end())
+                continue;
+            LibraryEntry& e = out[it->second];
+            const std::string counter = s(query.value(1).toString());
+            for (CounterFigures& f : e.figures)
+                if (f.counter == counter) {
+                    f.rounds.push_back({query.value(2).toInt(), query.value(3).toDouble()});
+                    break;
+                }
+        }
+    }
+    return out;
+}
+
+Result<RefreshReport> Library::refresh()
+{
+    LibraryQuery all;
+    all.include_missing = true;
+    auto entries = list(all);
+    if (!entries)
+        return Error{entries.error()};
+    RefreshReport rep;
+    for (const LibraryEntry& e : *entries) {
+        if (!QFileInfo::exists(q(e.path))) {
+            if (!e.missing) {
+                if (Status st = exec("UPDATE jb_records SET missing = 1 WHERE id = " + std::to_string(e.id)); !st)
+                    return Error{"library " + loc_.display + ": " + st.error()};
+                rep.notes.push_back("missing: " + e.path);
+            }
+            ++rep.missing;
+            continue;
+        }
+        auto r = addFile(e.path);
+        if (!r) {
+            rep.notes.push_back("unreadable now: " + r.error());
+            ++rep.missing;
+            continue;
+        }
+        if (r->outcome == AddOutcome::Unchanged) {
+            ++rep.unchanged;
+        } else if (e.missing) {
+            ++rep.returned;
+            rep.notes.push_back("back: " + e.path);
+        } else {
+            ++rep.reindexed;
+            rep.notes.push_back("changed, re-indexed: " + e.path);
+        }
+    }
+    return rep;
+}
+
+// ---- rebuild
+
+Result<std::vector<std::string>> rebuildLibrary(const std::string& spec, const std::vector<std::string>& paths)
+{
+    auto loc = parseLibraryLocation(spec);
+    if (!loc)
+        return Error{loc.error()};
+    std::vector<std::string> lines, files;
+    // The paths the old library lists, as far as it can be read.
+    {
+        const QString name = QStringLiteral("jb-library-rebuild");
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(
+                loc->kind == LibraryLocation::Kind::PostgreSQL ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"),
+                name);
+            bool usable = true;
+            if (loc->kind == LibraryLocation::Kind::PostgreSQL) {
+                db.setHostName(q(loc->host));
+                if (loc->port > 0)
+                    db.setPort(loc->port);
+                db.setUserName(q(loc->user));
+                db.setPassword(q(loc->password));
+                db.setDatabaseName(q(loc->database));
+            } else {
+                usable = QFileInfo::exists(q(loc->file));
+                db.setDatabaseName(q(loc->file));
+                db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+            }
+            if (usable && db.open()) {
+                QSqlQuery query(db);
+                if (query.exec(QStringLiteral("SELECT path FROM jb_records"))) {
+                    while (query.next())
+                        files.push_back(s(query.value(0).toString()));
+                    lines.push_back("the old library lists " + std::to_string(files.size()) + " file(s)");
+                } else {
+                    lines.push_back("the old library's list of files cannot be read (" + sqlError(query.lastError()) +
+                                    "); only the paths given are indexed");
+                }
+                if (loc->kind == LibraryLocation::Kind::PostgreSQL) {
+                    for (const char* t : {"jb_rounds", "jb_figures", "jb_meta", "jb_records", "jb_schema"}) {
+                        QSqlQuery drop(db);
+                        if (!drop.exec(QStringLiteral("DROP TABLE IF EXISTS %1").arg(QString::fromLatin1(t))))
+                            return Error{"library " + loc->display + ": dropping " + t + ": " +
+                                         sqlError(drop.lastError())};
+                    }
+                }
+                query.finish();
+            }
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+    }
+    if (loc->kind == LibraryLocation::Kind::SQLite && QFileInfo::exists(q(loc->file))) {
+        const std::string aside =
+            loc->file + ".broken-" + s(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmssZ")));
+        if (!QFile::rename(q(loc->file), q(aside)))
+            return Error{"library " + loc->display + ": cannot move it aside to " + aside};
+        lines.push_back("the old file is kept as " + aside);
+    }
+    auto lib = Library::open(spec);
+    if (!lib)
+        return Error{lib.error()};
+    for (const std::string& p : paths)
+        for (const std::string& f : recordFilesUnder(p))
+            files.push_back(f);
+    int added = 0, skipped = 0;
+    for (const std::string& f : files) {
+        auto r = (*lib)->addFile(f);
+        if (r)
+            ++added;
+        else {
+            ++skipped;
+            lines.push_back("skipped: " + r.error());
+        }
+    }
+    lines.push_back("rebuilt " + loc->display + ": " + std::to_string(added) + " record(s) indexed, " +
+                    std::to_string(skipped) + " skipped");
+    return lines;
+}
+
+}  // namespace jb

@@ -1,0 +1,111 @@
+#pragma once
+// The library: an index of record files in a database (Qt Sql), SQLite in a file by default
+// or a shared PostgreSQL database (`postgresql://user@host:port/db`, or `?host=/socket/dir`).
+// The same schema and the same statements on both (docs/LIBRARY.md).
+//
+// The JSON files stay the truth. Each add reads the file with loadRecord, hashes it and stores
+// its entry (LibraryEntry) in one transaction, so a crash mid-add leaves the library as before.
+// Two processes adding at once: SQLite writers take the write lock up front (BEGIN IMMEDIATE)
+// and wait for each other up to the busy timeout; PostgreSQL serialises them itself.
+// The schema is versioned (table jb_schema); opening an older library migrates it step by step
+// in one transaction; a newer or unreadable one is refused with a message that offers
+// `joulebench-cli library rebuild`.
+#include "base/Result.h"
+#include "library/LibraryEntry.h"
+#include "library/LibraryQuery.h"
+
+#include <QString>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+struct LibraryLocation {
+    enum class Kind { SQLite, PostgreSQL } kind = Kind::SQLite;
+    std::string file;  // SQLite
+    std::string host, user, password, database;
+    int port = -1;
+    std::string display;  // for messages: the file, or the URL without its password
+};
+// A file path, or a postgresql:// (postgres://) URL. The error names what is wrong with it.
+Result<LibraryLocation> parseLibraryLocation(const std::string& spec);
+
+// The per-user default: <generic data folder>/joulebench/library.sqlite (on Linux
+// ~/.local/share/joulebench/library.sqlite), shared by the dashboard and the CLI.
+std::string defaultLibraryPath();
+// flag if given, else $JOULEBENCH_LIBRARY if set, else defaultLibraryPath().
+std::string librarySpec(const std::string& flag);
+
+enum class AddOutcome { Added, Unchanged, Reindexed, Moved };
+const char* addOutcomeName(AddOutcome o);
+struct AddResult {
+    AddOutcome outcome = AddOutcome::Added;
+    std::int64_t id = 0;
+    std::string moved_from;  // Moved: the old path
+};
+
+struct RefreshReport {
+    int unchanged = 0, reindexed = 0, missing = 0, returned = 0;
+    std::vector<std::string> notes;  // one line per changed, missing or unreadable file
+};
+
+class Library {
+public:
+    static constexpr int kSchemaVersion = 2;
+
+    // Opens (creating an empty SQLite file and its folder where there is none) and migrates.
+    static Result<std::unique_ptr<Library>> open(const std::string& spec);
+    // For the migration tests: creates a fresh library at an earlier schema version.
+    static Status createAtVersion(const std::string& spec, int version);
+    ~Library();
+    Library(const Library&) = delete;
+    Library& operator=(const Library&) = delete;
+
+    const LibraryLocation& location() const { return loc_; }
+    int schemaVersionFound() const { return found_version_; }  // before migrating
+
+    // Reads, hashes and indexes one record file. Unchanged (same path and hash): nothing done.
+    // Same path, other hash: re-indexed. New path with the hash of an entry whose file is
+    // gone: moved. The error names the file (loadRecord's message) or the database's reason.
+    Result<AddResult> addFile(const std::string& path);
+    // Stores entries as they are (no file read), all in one transaction (the benchmark).
+    Status addEntries(std::vector<LibraryEntry> entries);
+
+    // Entries matching q, oldest first; figures restricted to q.counter when set. rounds:
+    // also load the per-round J per decode (check and trend need them; list does not).
+    // details false: meta and counters are left empty (the `list` table does not show them).
+    Result<std::vector<LibraryEntry>> list(const LibraryQuery& q, bool rounds = false, bool details = true);
+    Result<std::int64_t> count();
+
+    // Every entry's file hashed again: changed files re-indexed, gone ones marked missing,
+    // files that came back unmarked.
+    Result<RefreshReport> refresh();
+
+private:
+    Library() = default;
+    Status connect();
+    Status prepareSchema();
+    Status exec(const std::string& sql);
+    Status begin();
+    Status commit();
+    void rollback();
+    Result<AddResult> store(LibraryEntry e, bool allow_move);
+    Status insertDetails(const LibraryEntry& e);
+
+    LibraryLocation loc_;
+    QString connection_;
+    int found_version_ = 0;
+};
+
+// Rebuilds the library from the files: the paths it lists (read as far as the old file
+// allows) plus `paths` (files or folders, recursively). A SQLite file that cannot be opened
+// is moved aside to FILE.broken-<time> (kept), then a new one is made; on PostgreSQL the
+// jb_ tables are dropped and made again. Returns the lines to show the user.
+Result<std::vector<std::string>> rebuildLibrary(const std::string& spec, const std::vector<std::string>& paths);
+
+// The record files under path: path itself if it is a file, else every *.json below it (sorted).
+std::vector<std::string> recordFilesUnder(const std::string& path);
+
+}  // namespace jb

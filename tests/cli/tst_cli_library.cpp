@@ -1,0 +1,177 @@
+// joulebench-cli library as CI uses it: records of a fake child on a fake zone, measured with
+// `measure --out` (which adds them to the library), then `library check` as the gate.
+#include "CliTestKit.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace jbclitest;
+
+namespace {
+
+QString s(const char* t)
+{
+    return QString::fromUtf8(t);
+}
+
+// One gate run: 6 rounds of 3 decodes of 100 ms on the zone; the record at out, added to lib.
+Run measure(const FakeZone& z, const QString& out, const QString& lib, const QStringList& extra = {})
+{
+    QStringList args{s("measure"), s("--label"), s("gate"), s("--rounds"), s("6"), s("--idle-s"), s("0.4"),
+                     s("--sample-ms"), s("20"), s("--counter"), s("rapl"), s("--rapl-zone"), z.zone,
+                     s("--meta"), s("{\"q\": 3}"), s("--out"), out};
+    if (!lib.isEmpty())
+        args << s("--library") << lib;
+    args << extra;
+    args << s("--") << testBin("fakechild") << s("serve") << s("--jobs") << s("3") << s("--job-ms") << s("100")
+         << s("--flag") << z.flag;
+    return cli(args);
+}
+
+Run check(const QString& record, const QString& lib)
+{
+    return cli({s("library"), s("check"), record, s("--against"), s("label=gate meta.q=3"), s("--max-increase"),
+                s("3"), s("--library"), lib});
+}
+
+Run git(const QString& dir, const QStringList& args)
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(s("git"), args);
+    Run r;
+    if (p.waitForFinished(30000))
+        r.code = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+}  // namespace
+
+class TestCliLibrary : public QObject {
+    Q_OBJECT
+private slots:
+    // Three records at 15 W pass the gate; a fourth at 16.5 W (+10 %) fails it with exit 1.
+    void gatePassesThreeAndFailsTheFourth()
+    {
+        QTemporaryDir dir;
+        const QString lib = dir.path() + s("/library.sqlite");
+        {
+            FakeZone z(dir.path() + s("/at15"), s("15"));
+            QTRY_VERIFY_WITH_TIMEOUT(z.ready(), 5000);
+            for (int i = 1; i <= 3; ++i) {
+                const QString rec = dir.path() + QStringLiteral("/r%1.json").arg(i);
+                const Run m = measure(z, rec, lib);
+                QVERIFY2(m.code == 0, m.err.constData());
+                const Run c = check(rec, lib);
+                QVERIFY2(c.code == 0, QByteArray(c.out + c.err).constData());
+                QVERIFY2(c.out.contains(i == 1 ? "no baseline" : "ok:"), c.out.constData());
+            }
+        }
+        FakeZone z(dir.path() + s("/at16.5"), s("16.5"));
+        QTRY_VERIFY_WITH_TIMEOUT(z.ready(), 5000);
+        const QString rec = dir.path() + s("/r4.json");
+        const Run m = measure(z, rec, lib);
+        QVERIFY2(m.code == 0, m.err.constData());
+        const Run c = check(rec, lib);
+        QVERIFY2(c.code == 1, QByteArray(c.out + c.err).constData());
+        QVERIFY2(c.out.contains("REGRESSION") && c.out.contains("3 baseline record(s)"), c.out.constData());
+
+        // The library saw all four (measure --out added them); list and the exports agree.
+        const Run l = cli({s("library"), s("list"), s("--json"), s("--label"), s("gate"), s("--library"), lib});
+        QCOMPARE(l.code, 0);
+        const auto entries = nlohmann::json::parse(l.out.toStdString());
+        QCOMPARE(entries.size(), std::size_t(4));
+        const Run bmf = cli({s("library"), s("export"), s("--format"), s("bmf"), s("--library"), lib});
+        QCOMPARE(bmf.code, 0);
+        const auto b = nlohmann::json::parse(bmf.out.toStdString());
+        QVERIFY(b.at("gate/rapl").at("joules-per-decode").at("value").get<double>() > 0);
+        const Run csv = cli({s("library"), s("export"), s("--format"), s("csv"), s("--library"), lib});
+        QCOMPARE(csv.out.count('\n'), 5);  // header + 4
+        const Run t = cli({s("library"), s("trend"), s("gate"), s("--json"), s("--library"), lib});
+        QCOMPARE(t.code, 0);
+        const auto trend = nlohmann::json::parse(t.out.toStdString());
+        QCOMPARE(trend.at("points").size(), std::size_t(4));
+        QVERIFY(trend.at("points").at(3).at("regression").get<bool>());
+    }
+
+    // measure --source records the commit; --require-clean refuses a dirty tree; --no-library.
+    void sourceProvenanceAndRequireClean()
+    {
+        QTemporaryDir dir;
+        const QString repo = dir.path() + s("/repo");
+        QDir().mkpath(repo);
+        QVERIFY(git(repo, {s("init"), s("-q"), s("-b"), s("work")}).code == 0);
+        {
+            QFile f(repo + s("/decoder.c"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("int main(void) { return 0; }\n");
+        }
+        QVERIFY(git(repo, {s("add"), s("decoder.c")}).code == 0);
+        QVERIFY(git(repo, {s("-c"), s("user.name=t"), s("-c"), s("user.email=t@t"), s("commit"), s("-q"), s("-m"), s("one")})
+                    .code == 0);
+        const QString head = QString::fromUtf8(git(repo, {s("rev-parse"), s("HEAD")}).out).trimmed();
+        QCOMPARE(head.size(), 40);
+
+        const QString lib = dir.path() + s("/library.sqlite");
+        FakeZone z(dir.path() + s("/zone"));
+        QTRY_VERIFY_WITH_TIMEOUT(z.ready(), 5000);
+        const QString rec = dir.path() + s("/r.json");
+        Run m = measure(z, rec, lib, {s("--source"), repo, s("--require-clean")});
+        QVERIFY2(m.code == 0, m.err.constData());
+        QFile rf(rec);
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(rf.readAll().toStdString());
+        QCOMPARE(QString::fromStdString(j.at("source").at("git_commit").get<std::string>()), head);
+        QCOMPARE(j.at("source").at("git_branch").get<std::string>(), std::string("work"));
+        QCOMPARE(j.at("source").at("git_dirty").get<bool>(), false);
+        const Run byCommit = cli({s("library"), s("list"), s("--json"), s("--commit"), head.left(8), s("--library"), lib});
+        QCOMPARE(nlohmann::json::parse(byCommit.out.toStdString()).size(), std::size_t(1));
+
+        // A dirty tree: refused before anything runs, nothing written.
+        {
+            QFile f(repo + s("/decoder.c"));
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("/* edit */\n");
+        }
+        const QString dirty = dir.path() + s("/dirty.json");
+        m = measure(z, dirty, lib, {s("--source"), repo, s("--require-clean")});
+        QCOMPARE(m.code, 2);
+        QVERIFY2(m.err.contains("uncommitted changes"), m.err.constData());
+        QVERIFY(!QFile::exists(dirty));
+        // Without --require-clean it runs and says the tree was dirty; --no-library keeps it out.
+        m = measure(z, dirty, {}, {s("--source"), repo, s("--no-library")});
+        QVERIFY2(m.code == 0, m.err.constData());
+        const Run all = cli({s("library"), s("list"), s("--json"), s("--library"), lib});
+        QCOMPARE(nlohmann::json::parse(all.out.toStdString()).size(), std::size_t(1));
+    }
+
+    void badInputsAreNamed()
+    {
+        QTemporaryDir dir;
+        const QString lib = dir.path() + s("/library.sqlite");
+        Run r = cli({s("library"), s("list"), s("colour=red"), s("--library"), lib});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("unknown key 'colour'"), r.err.constData());
+        r = cli({s("library"), s("add"), dir.path() + s("/nothing.json"), s("--library"), lib});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no such file"), r.err.constData());
+        r = cli({s("library"), s("list"), s("--library"), s("mysql://x/y")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("postgresql://"), r.err.constData());
+        r = cli({s("library"), s("frobnicate")});
+        QCOMPARE(r.code, 2);
+        // A fixture record (the reference's keys) is indexed like any other.
+        r = cli({s("library"), s("add"), s(JB_FIXTURES "/records/joulebench-rapl.json"), s("--library"), lib});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = cli({s("library"), s("check"), s(JB_FIXTURES "/records/joulebench-rapl.json"), s("--against"),
+                 s("label=synthetic"), s("--library"), lib});
+        QVERIFY2(r.code == 0 && r.out.contains("no baseline"), QByteArray(r.out + r.err).constData());  // itself excluded
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLibrary)
+#include "tst_cli_library.moc"

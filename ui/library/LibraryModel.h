@@ -1,0 +1,39 @@
+#pragma once
+// The library's records as a table (one row per record and whole-device counter): label,
+// started, host, counter, verdicts, median J per decode, commit, file. Widget-free (QtCore),
+// so it is tested without a display. Every figure comes from core/library.
+#include "library/LibraryEntry.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace jb {
+
+class LibraryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Label, Started, Host, Counter, Verdicts, MedianJ, Commit, File, ColumnCount };
+    // Sort keys (numbers sort as numbers, times as times) under this role.
+    static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int PathRole = Qt::UserRole + 2;
+
+    explicit LibraryModel(QObject* parent = nullptr);
+    void setEntries(std::vector<LibraryEntry> entries);
+    const std::vector<LibraryEntry>& entries() const { return entries_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        std::size_t entry;
+        int figures;  // index into the entry's figures, -1 where it has none
+    };
+    std::vector<LibraryEntry> entries_;
+    std::vector<Row> rows_;
+};
+
+}  // namespace jb
