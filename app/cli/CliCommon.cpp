@@ -139,4 +139,30 @@ jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p)
     return o;
 }
 
+void addBootstrapOptions(QCommandLineParser& p)
+{
+    p.addOption({QStringLiteral("resamples"), QStringLiteral("Bootstrap resamples (default 10000)."),
+                 QStringLiteral("N")});
+    p.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 1)."), QStringLiteral("N")});
+}
+
+jb::Result<BootstrapFlags> bootstrapFlagsFrom(const QCommandLineParser& p)
+{
+    BootstrapFlags f;
+    if (p.isSet(QStringLiteral("resamples"))) {
+        bool ok = false;
+        f.resamples = p.value(QStringLiteral("resamples")).toInt(&ok);
+        if (!ok || f.resamples < 1 || f.resamples > 10'000'000)
+            return jb::Error{"--resamples takes an integer from 1 to 10000000, not '" +
+                             toStd(p.value(QStringLiteral("resamples"))) + "'"};
+    }
+    if (p.isSet(QStringLiteral("seed"))) {
+        bool ok = false;
+        f.seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
+        if (!ok)
+            return jb::Error{"--seed takes a non-negative integer, not '" + toStd(p.value(QStringLiteral("seed"))) + "'"};
+    }
+    return f;
+}
+
 }  // namespace jbcli

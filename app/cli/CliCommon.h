@@ -7,6 +7,8 @@
 #include <QString>
 #include <QTextStream>
 
+#include <cstdint>
+
 namespace jbcli {
 
 QTextStream& out();  // standard output (records, tables)
@@ -23,6 +25,15 @@ int parseArgs(QCommandLineParser& p, const QStringList& args);
 // --nvml-library, --sim-idle-w, --sim-noise-w, --sim-core-w, --sim-seed.
 void addCounterOptions(QCommandLineParser& p);
 jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p);
+
+// The bootstrap flags of `compare` and `library check`: --resamples N (1 to 10,000,000,
+// default 10000) and --seed N (default 1). The error names the flag and what it takes.
+struct BootstrapFlags {
+    int resamples = 10000;
+    std::uint64_t seed = 1;
+};
+void addBootstrapOptions(QCommandLineParser& p);
+jb::Result<BootstrapFlags> bootstrapFlagsFrom(const QCommandLineParser& p);
 
 QString toQ(const std::string& s);
 std::string toStd(const QString& s);

@@ -53,33 +53,17 @@ int cmdCompare(const QStringList& args)
                  QStringLiteral("Whole-device counter to compare on (default: the first both records have)."),
                  QStringLiteral("SPEC")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the comparison as JSON.")});
-    p.addOption({QStringLiteral("resamples"), QStringLiteral("Bootstrap resamples (default 10000)."),
-                 QStringLiteral("N")});
-    p.addOption(
-        {QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 1)."), QStringLiteral("N")});
+    addBootstrapOptions(p);
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
     const QStringList files = p.positionalArguments();
     if (files.size() != 2)
         return usageError(args.value(0), QStringLiteral("takes two record files, got %1").arg(files.size()));
-    int resamples = 10000;
-    if (p.isSet(QStringLiteral("resamples"))) {
-        bool ok = false;
-        resamples = p.value(QStringLiteral("resamples")).toInt(&ok);
-        if (!ok || resamples < 1 || resamples > 10'000'000)
-            return usageError(args.value(0),
-                              QStringLiteral("--resamples takes an integer from 1 to 10000000, not '%1'")
-                                  .arg(p.value(QStringLiteral("resamples"))));
-    }
-    std::uint64_t seed = 1;
-    if (p.isSet(QStringLiteral("seed"))) {
-        bool ok = false;
-        seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
-        if (!ok)
-            return usageError(args.value(0),
-                              QStringLiteral("--seed takes a non-negative integer, not '%1'")
-                                  .arg(p.value(QStringLiteral("seed"))));
-    }
+    const jb::Result<BootstrapFlags> boot = bootstrapFlagsFrom(p);
+    if (!boot)
+        return usageError(args.value(0), toQ(boot.error()));
+    const int resamples = boot->resamples;
+    const std::uint64_t seed = boot->seed;
 
     const jb::Result<jb::Record> a = jb::loadRecord(toStd(files.at(0)));
     if (!a)

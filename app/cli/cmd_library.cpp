@@ -252,9 +252,7 @@ int cmdCheck(const QStringList& args)
                  QStringLiteral("C")});
     p.addOption({QStringLiteral("add"), QStringLiteral("Add RECORD to the library after the check.")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the result as JSON.")});
-    p.addOption({QStringLiteral("resamples"), QStringLiteral("Bootstrap resamples (default 10000)."),
-                 QStringLiteral("N")});
-    p.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the bootstrap (default 1)."), QStringLiteral("N")});
+    addBootstrapOptions(p);
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
     if (p.positionalArguments().size() != 1)
@@ -274,22 +272,11 @@ int cmdCheck(const QStringList& args)
             return usageError(cmd, QStringLiteral("--max-increase takes a percentage >= 0, not '%1'")
                                        .arg(p.value(QStringLiteral("max-increase"))));
     }
-    int resamples = 10000;
-    if (p.isSet(QStringLiteral("resamples"))) {
-        bool ok = false;
-        resamples = p.value(QStringLiteral("resamples")).toInt(&ok);
-        if (!ok || resamples < 1 || resamples > 10'000'000)
-            return usageError(cmd, QStringLiteral("--resamples takes an integer from 1 to 10000000, not '%1'")
-                                       .arg(p.value(QStringLiteral("resamples"))));
-    }
-    std::uint64_t seed = 1;
-    if (p.isSet(QStringLiteral("seed"))) {
-        bool ok = false;
-        seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
-        if (!ok)
-            return usageError(cmd, QStringLiteral("--seed takes a non-negative integer, not '%1'")
-                                       .arg(p.value(QStringLiteral("seed"))));
-    }
+    const jb::Result<BootstrapFlags> boot = bootstrapFlagsFrom(p);
+    if (!boot)
+        return usageError(cmd, toQ(boot.error()));
+    const int resamples = boot->resamples;
+    const std::uint64_t seed = boot->seed;
     const QString file = p.positionalArguments().at(0);
     const jb::LoadedFile loaded = jb::loadRecordFile(toStd(file));
     const jb::Result<jb::Record>& rec = loaded.record;

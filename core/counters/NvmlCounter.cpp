@@ -2,8 +2,9 @@
 
 #include "counters/NvmlLibrary.h"
 
+#include "base/Clock.h"
+
 #include <charconv>
-#include <chrono>
 
 namespace jb {
 
@@ -37,53 +38,61 @@ Result<int> parseSpec(const std::string& spec)
                  ", N a GPU index as nvidia-smi numbers them"};
 }
 
+// What both NVML counters share: the GPU they read, its name and UUID for the record, and an
+// error that names the spec and the GPU.
+struct NvmlDevice {
+    std::string spec;
+    std::shared_ptr<NvmlLibrary> lib;
+    void* device = nullptr;
+    int index = 0;
+    std::string name, uuid;
+
+    Error error(const std::string& why) const
+    {
+        return Error{spec + " (GPU " + std::to_string(index) + "): " + why};
+    }
+    nlohmann::ordered_json info(const char* kind, const char* unit, const char* source) const
+    {
+        nlohmann::ordered_json j;
+        j["kind"] = kind;
+        j["library"] = lib->path();
+        j["index"] = index;
+        j["name"] = name;
+        j["uuid"] = uuid;
+        j["unit"] = unit;
+        j["source"] = source;
+        return j;
+    }
+};
+
+// nvml:N: the driver's energy counter since it was loaded, in mJ.
 class NvmlCounter final : public EnergyCounter {
 public:
-    NvmlCounter(std::string spec, std::shared_ptr<NvmlLibrary> lib, void* device, int index, std::string name,
-                std::string uuid, std::uint64_t start_mj)
-        : spec_(std::move(spec)),
-          lib_(std::move(lib)),
-          device_(device),
-          index_(index),
-          name_(std::move(name)),
-          uuid_(std::move(uuid)),
-          start_mj_(start_mj)
-    {}
+    NvmlCounter(NvmlDevice dev, std::uint64_t start_mj) : dev_(std::move(dev)), start_mj_(start_mj) {}
 
-    std::string spec() const override { return spec_; }
+    std::string spec() const override { return dev_.spec; }
 
     Result<std::int64_t> readNj() override
     {
-        auto mj = lib_->totalEnergyMj(device_);
+        auto mj = dev_.lib->totalEnergyMj(dev_.device);
         if (!mj)
-            return Error{spec_ + " (GPU " + std::to_string(index_) + "): " + mj.error()};
+            return dev_.error(mj.error());
         // The driver's counter only grows; a smaller value means the driver was reloaded.
         if (*mj < start_mj_)
-            return Error{spec_ + ": the GPU energy counter went back from " + std::to_string(start_mj_) +
+            return Error{dev_.spec + ": the GPU energy counter went back from " + std::to_string(start_mj_) +
                          " to " + std::to_string(*mj) + " mJ (driver reloaded?)"};
         return std::int64_t(*mj - start_mj_) * 1'000'000;
     }
 
     nlohmann::ordered_json info() const override
     {
-        nlohmann::ordered_json j;
-        j["kind"] = "nvml";
-        j["library"] = lib_->path();
-        j["index"] = index_;
-        j["name"] = name_;
-        j["uuid"] = uuid_;
-        j["unit"] = "mJ";
+        nlohmann::ordered_json j = dev_.info("nvml", "mJ", "nvmlDeviceGetTotalEnergyConsumption");
         j["resolution_nj"] = 1'000'000;
-        j["source"] = "nvmlDeviceGetTotalEnergyConsumption";
         return j;
     }
 
 private:
-    std::string spec_;
-    std::shared_ptr<NvmlLibrary> lib_;
-    void* device_;
-    int index_;
-    std::string name_, uuid_;
+    NvmlDevice dev_;
     std::uint64_t start_mj_;
 };
 
@@ -91,26 +100,18 @@ private:
 // average over a window (about 1 s on recent GPUs), so short bursts are smoothed.
 class NvmlPowerCounter final : public EnergyCounter {
 public:
-    NvmlPowerCounter(std::string spec, std::shared_ptr<NvmlLibrary> lib, void* device, int index, std::string name,
-                     std::string uuid, std::uint32_t first_mw)
-        : spec_(std::move(spec)),
-          lib_(std::move(lib)),
-          device_(device),
-          index_(index),
-          name_(std::move(name)),
-          uuid_(std::move(uuid)),
-          last_mw_(first_mw),
-          last_ns_(nowNs())
+    NvmlPowerCounter(NvmlDevice dev, std::uint32_t first_mw)
+        : dev_(std::move(dev)), last_mw_(first_mw), last_ns_(monotonicNs())
     {}
 
-    std::string spec() const override { return spec_; }
+    std::string spec() const override { return dev_.spec; }
 
     Result<std::int64_t> readNj() override
     {
-        auto mw = lib_->powerUsageMw(device_);
+        auto mw = dev_.lib->powerUsageMw(dev_.device);
         if (!mw)
-            return Error{spec_ + " (GPU " + std::to_string(index_) + "): " + mw.error()};
-        const std::int64_t t = nowNs();
+            return dev_.error(mw.error());
+        const std::int64_t t = monotonicNs();
         // mW x ns = 1e-12 J = 1e-3 nJ.
         energy_nj_ += (double(last_mw_) + double(*mw)) / 2.0 * double(t - last_ns_) / 1000.0;
         last_mw_ = *mw;
@@ -120,30 +121,13 @@ public:
 
     nlohmann::ordered_json info() const override
     {
-        nlohmann::ordered_json j;
-        j["kind"] = "nvml-power";
-        j["library"] = lib_->path();
-        j["index"] = index_;
-        j["name"] = name_;
-        j["uuid"] = uuid_;
-        j["unit"] = "mW";
-        j["source"] = "nvmlDeviceGetPowerUsage";
+        nlohmann::ordered_json j = dev_.info("nvml-power", "mW", "nvmlDeviceGetPowerUsage");
         j["integration"] = "trapezoid between reads";
         return j;
     }
 
 private:
-    static std::int64_t nowNs()
-    {
-        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
-    }
-
-    std::string spec_;
-    std::shared_ptr<NvmlLibrary> lib_;
-    void* device_;
-    int index_;
-    std::string name_, uuid_;
+    NvmlDevice dev_;
     std::uint32_t last_mw_;
     std::int64_t last_ns_;
     double energy_nj_ = 0;
@@ -225,22 +209,19 @@ Result<std::unique_ptr<EnergyCounter>> openNvmlCounter(const std::string& spec, 
     auto dev = (*lib)->deviceByIndex(*index);
     if (!dev)
         return Error{spec + ": " + dev.error()};
+    auto name = (*lib)->name(*dev);
+    auto uuid = (*lib)->uuid(*dev);
+    NvmlDevice device{spec, *lib, *dev, *index, name ? *name : "", uuid ? *uuid : ""};
     if (isPowerSpec(spec)) {
         auto mw = (*lib)->powerUsageMw(*dev);
         if (!mw)
             return Error{spec + ": " + mw.error()};
-        auto name = (*lib)->name(*dev);
-        auto uuid = (*lib)->uuid(*dev);
-        return std::unique_ptr<EnergyCounter>(
-            new NvmlPowerCounter(spec, *lib, *dev, *index, name ? *name : "", uuid ? *uuid : "", *mw));
+        return std::unique_ptr<EnergyCounter>(new NvmlPowerCounter(std::move(device), *mw));
     }
     auto start = (*lib)->totalEnergyMj(*dev);
     if (!start)
         return Error{spec + ": " + start.error()};
-    auto name = (*lib)->name(*dev);
-    auto uuid = (*lib)->uuid(*dev);
-    return std::unique_ptr<EnergyCounter>(
-        new NvmlCounter(spec, *lib, *dev, *index, name ? *name : "", uuid ? *uuid : "", *start));
+    return std::unique_ptr<EnergyCounter>(new NvmlCounter(std::move(device), *start));
 }
 
 }  // namespace jb

@@ -895,7 +895,7 @@ Result<std::string> readWholeFile(const std::string& path)
     return data;
 }
 
-Result<Record> loadRecord(const std::string& path, std::string* bytes)
+Result<Record> loadRecord(const std::string& path)
 {
     return std::move(loadRecordFile(path).record);
 }

@@ -2,6 +2,7 @@
 // failing call), bad flags (exit 2), and the child protocol end to end through a measure
 // session against the fake CUDA driver, whose launch log shows the work each `go k` asked for.
 #include "JobsTestSupport.h"
+#include "../RunProgram.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -16,29 +17,13 @@
 using nlohmann::json;
 using namespace jbtest;
 
+using Run = jbtest::Ran;
+
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run start(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeout_ms = 60000)
+Run start(const QString& program, const QStringList& args, const QProcessEnvironment& env)
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return jbtest::runProgram(program, args, env);
 }
 
 const QString kLoad = QStringLiteral(JB_BIN_DIR "/joulebench-gpu-load");

@@ -7,6 +7,7 @@
 #include "JobsTestSupport.h"
 
 #include "../NeedTool.h"
+#include "../RunProgram.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -19,32 +20,13 @@
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+using jbtest::Ran;
+using jbtest::runProgram;
+
 namespace {
 
 const QString kScript = QStringLiteral(JB_SOURCE_DIR "/tests/jobs/slurm_cluster.sh");
 const QString kCli = QStringLiteral(JB_BIN_DIR "/joulebench-cli");
-
-struct Ran {
-    int code = -1;
-    QString out, err;
-};
-
-Ran runProgram(const QString& program, const QStringList& args, int timeout_ms = 60000)
-{
-    QProcess p;
-    p.start(program, args);
-    Ran r;
-    if (!p.waitForFinished(timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
 
 bool alive(pid_t pid)
 {

@@ -6,6 +6,8 @@
 #include "noise/SimRun.h"
 #include "record/RecordJson.h"
 
+#include "../RunProgram.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -15,28 +17,13 @@
 
 using namespace jb;
 
-namespace {
+using Run = jbtest::Ran;
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+namespace {
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{QStringLiteral("plan")} + args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return jbtest::runProgram(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{QStringLiteral("plan")} + args);
 }
 
 QString reference()
