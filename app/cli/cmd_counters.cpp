@@ -45,12 +45,19 @@ int cmdCounters(const QStringList& args)
     const std::vector<jb::CounterStatus> list = jb::listCounters(*opt);
     if (p.isSet(QStringLiteral("json"))) {
         nlohmann::ordered_json a = nlohmann::ordered_json::array();
-        for (const jb::CounterStatus& s : list)
+        for (const jb::CounterStatus& s : list) {
+            const jb::CounterDetails d = jb::counterDetails(s.spec, *opt);
             a.push_back({{"spec", s.spec},
                          {"whole_device", s.whole_device},
                          {"available", s.available},
                          {"reason", s.reason},
-                         {"description", s.description}});
+                         {"description", s.description},
+                         {"scope", d.scope},
+                         {"unit", d.unit},
+                         {"source", d.source},
+                         {"wrap_range", d.wrap_range > 0 ? nlohmann::ordered_json(d.wrap_range)
+                                                         : nlohmann::ordered_json(nullptr)}});
+        }
         out() << QString::fromStdString(a.dump(1)) << Qt::endl;
         return kOk;
     }
@@ -65,6 +72,10 @@ int cmdCounters(const QStringList& args)
     row(QStringLiteral("COUNTER"), QStringLiteral("READABLE"), QStringLiteral("WHAT IT MEASURES"));
     for (const jb::CounterStatus& s : list) {
         row(toQ(s.spec), s.available ? QStringLiteral("yes") : QStringLiteral("no"), toQ(s.description));
+        if (const jb::CounterDetails d = jb::counterDetails(s.spec, *opt); !d.scope.empty())
+            out() << QString(width + 2, QLatin1Char(' ')) << "scope: " << toQ(d.scope)
+                  << (d.unit.empty() ? QString() : QStringLiteral("; unit ") + toQ(d.unit))
+                  << (d.wrap_range > 0 ? QStringLiteral("; wraps at %1").arg(d.wrap_range) : QString()) << '\n';
         if (!s.available)
             out() << QString(width + 2, QLatin1Char(' ')) << "why: " << toQ(s.reason) << '\n';
     }

@@ -28,7 +28,9 @@ Run cli(const QStringList& args)
 }
 
 const QString kRoot = QStringLiteral(JB_FIXTURES "/counters/powercap");
-const QStringList kNoNvml{QStringLiteral("--nvml-library"), QStringLiteral(JB_FIXTURES "/counters/no-such-nvml.so")};
+// No NVML and no hwmon channels: the listing holds the fixture's zones only.
+const QStringList kNoNvml{QStringLiteral("--nvml-library"), QStringLiteral(JB_FIXTURES "/counters/no-such-nvml.so"),
+                          QStringLiteral("--hwmon-root"), QStringLiteral(JB_FIXTURES "/counters/no-hwmon")};
 
 }  // namespace
 
@@ -55,10 +57,17 @@ private slots:
             if (specs.last() == QLatin1String("ioreport-gpu"))
                 ioreport = o;
         }
-        QCOMPARE(specs.mid(0, 8), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
+        QCOMPARE(specs.mid(0, 9), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
                                                QStringLiteral("rapl:core"), QStringLiteral("rapl:uncore"),
-                                               QStringLiteral("rapl:psys"), QStringLiteral("task"),
-                                               QStringLiteral("ioreport-gpu"), QStringLiteral("sim")}));
+                                               QStringLiteral("rapl:psys"), QStringLiteral("rapl:packages"),
+                                               QStringLiteral("task"), QStringLiteral("ioreport-gpu"),
+                                               QStringLiteral("sim")}));
+        // Scope, unit, source file and wrap range of each.
+        QVERIFY2(psys.value(QStringLiteral("scope")).toString().contains(QLatin1String("contains every package")),
+                 r.out.constData());
+        QCOMPARE(psys.value(QStringLiteral("unit")).toString(), QStringLiteral("uJ"));
+        QVERIFY(psys.value(QStringLiteral("source")).toString().endsWith(QLatin1String("intel-rapl:1/energy_uj")));
+        QVERIFY(psys.value(QStringLiteral("wrap_range")).toDouble() > 0);
         QCOMPARE(psys.value(QStringLiteral("available")).toBool(), true);
         QVERIFY(psys.value(QStringLiteral("description")).toString().contains(QLatin1String("intel-rapl:1")));
 #ifdef Q_OS_LINUX
