@@ -9,6 +9,7 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sys/utsname.h>
@@ -193,6 +194,10 @@ void Session::endIdle()
     const bool first = brackets_.size() == 1;
     emit phase({PhaseEvent::IdleEnded, first ? -1 : int(rounds_.size()), t1});
     if (first) {
+        if (auto m = mirroredCounters(idle_t0_, t1)) {
+            fail(*m);
+            return;
+        }
         beginRound();
         return;
     }
@@ -308,6 +313,34 @@ void Session::finishRound()
         const auto before = store->between(pre[0], pre[1]);
         const auto after = store->between(post[0], post[1]);
         current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
+        // Idle drift: the brackets' mean powers differ by more than their noise allows (4
+        // standard errors) and by more than 1 % of the idle power.
+        const CounterRound& cr = current_.counters.back().second;
+        if (cr.idle_before && cr.idle_after) {
+            const Bracket& b = *cr.idle_before;
+            const Bracket& a = *cr.idle_after;
+            const double drift = a.mean_w - b.mean_w;
+            const double noise = std::sqrt(b.sd_w * b.sd_w / std::max(b.intervals, 1) +
+                                           a.sd_w * a.sd_w / std::max(a.intervals, 1));
+            const bool flagged = std::abs(drift) > 4.0 * noise &&
+                                 std::abs(drift) > 0.01 * std::max(std::abs(a.mean_w), std::abs(b.mean_w));
+            nlohmann::ordered_json d;
+            d["idle_drift"] = flagged;
+            d["drift_w"] = drift;
+            d["noise_w"] = noise;
+            if (!current_.extra.contains("integrity"))
+                current_.extra["integrity"] = nlohmann::ordered_json::object();
+            current_.extra["integrity"][s->spec()] = d;
+            if (flagged) {
+                const std::string w = "round " + std::to_string(rounds_.size() + 1) + ": " + s->spec() +
+                                      ": idle drift: the idle power after the round differs from before by " +
+                                      std::to_string(drift) + " W, more than the brackets' noise (" +
+                                      std::to_string(noise) +
+                                      " W) allows (a thermal or background change); its marginal energy is suspect";
+                warnings_.push_back(w);
+                emit warning(QString::fromStdString(w));
+            }
+        }
     }
     rounds_.push_back(current_);
     journalRound(current_);
@@ -331,6 +364,39 @@ void Session::finishRound()
             finish(std::nullopt);
         }
     });
+}
+
+std::optional<std::string> Session::mirroredCounters(std::int64_t t0, std::int64_t t1) const
+{
+    for (std::size_t i = 0; i < samplers_.size(); ++i) {
+        const auto a = samplers_[i]->store()->between(t0, t1);
+        for (std::size_t j = i + 1; j < samplers_.size(); ++j) {
+            const auto b = samplers_[j]->store()->between(t0, t1);
+            const std::size_t n = std::min(a.size(), b.size());
+            if (n < 5)
+                continue;
+            // A mirror's running totals never part by more than the update that fell between
+            // the two samplers' reads; distinct counters drift apart (their powers differ).
+            std::int64_t sa = 0, sb = 0, gap = 0;
+            std::vector<double> adv;
+            for (std::size_t k = 0; k < n; ++k) {
+                sa += a[k].nj;
+                sb += b[k].nj;
+                gap = std::max<std::int64_t>(gap, std::abs(sa - sb));
+                adv.push_back(double(std::abs(a[k].nj)));
+            }
+            const double typical = median(adv);
+            if (sa <= 0 || typical <= 0 || double(gap) > 0.25 * typical ||
+                std::abs(double(sa - sb)) > 2e-3 * double(sa))
+                continue;
+            const std::string x = samplers_[i]->spec(), y = samplers_[j]->spec();
+            return "--counter " + x + " and --counter " + y + " advanced identically over the first idle bracket (" +
+                   std::to_string(n) + " intervals, running totals never more than " + std::to_string(gap / 1000) +
+                   " uJ apart): they read one counter twice (a mirrored channel), so their energies "
+                   "would be counted twice; keep " + x + " and drop " + y;
+        }
+    }
+    return std::nullopt;
 }
 
 void Session::onChildFailed(const QString& message)
@@ -384,8 +450,13 @@ void Session::finish(std::optional<std::string> error)
     timeout_timer_.stop();
     settle_timer_.stop();
     settle_then_ = nullptr;
-    for (auto& s : samplers_)
+    for (auto& s : samplers_) {
         s->stop();
+        for (const std::string& w : s->integrityWarnings()) {
+            warnings_.push_back(w);
+            emit warning(QString::fromStdString(w));
+        }
+    }
     if (child_ && child_->running() && error)
         child_->terminate();
     Record r = snapshot();

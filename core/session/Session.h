@@ -84,6 +84,9 @@ private:
     void beginRound();
     void onDone(const DoneLine& line);
     void finishRound();
+    // Two counters whose advances were identical over the first idle bracket read one
+    // counter twice (a mirrored per-die channel): the run is refused with both names.
+    std::optional<std::string> mirroredCounters(std::int64_t t0, std::int64_t t1) const;
     void fail(const std::string& reason);
     void finish(std::optional<std::string> error);
     void readTaskSettled(std::function<void(Result<TaskSample>)> then);
