@@ -3,12 +3,15 @@
 #include "Commands.h"
 
 #include "counters/CounterRegistry.h"
+#include "sampling/Sampler.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QCommandLineParser>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace jbcli {
 
@@ -81,14 +84,29 @@ int cmdCounters(const QStringList& args)
     }
     out() << "\nbest whole-device counter here: " << toQ(jb::defaultCounterSpec(*opt)) << Qt::endl;
     if (p.isSet(QStringLiteral("probe"))) {
-        out() << "\nprobe (1 s each):\n";
+        out() << "\nprobe (1 s each; then 1 s sampled every 10 ms for the cadence and resolution):\n";
         for (const jb::CounterStatus& s : list) {
             if (!s.available || !s.whole_device)
                 continue;
             const auto w = jb::probeWatts(s.spec, *opt);
             out() << toQ(s.spec).leftJustified(width + 2)
-                  << (w ? QStringLiteral("%1 W").arg(*w, 0, 'f', 3) : QStringLiteral("error: ") + toQ(w.error()))
-                  << '\n';
+                  << (w ? QStringLiteral("%1 W").arg(*w, 0, 'f', 3) : QStringLiteral("error: ") + toQ(w.error()));
+            if (auto c = jb::openCounter(s.spec, *opt); c && w) {
+                jb::Sampler sampler(std::move(c.value()), 10'000'000);
+                if (sampler.start()) {
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+                    sampler.stop();
+                    const auto in = sampler.integrity();
+                    const auto num = [](const nlohmann::ordered_json& v, const char* unit) {
+                        return v.is_null() ? QStringLiteral("unknown") : QStringLiteral("%1 %2").arg(v.get<double>()).arg(QLatin1String(unit));
+                    };
+                    out() << '\n' << QString(width + 2, QLatin1Char(' ')) << "cadence "
+                          << num(in["update_cadence_ms"], "ms") << ", resolution " << num(in["resolution_nj"], "nJ");
+                    for (const std::string& warning : sampler.integrityWarnings())
+                        out() << "\n" << QString(width + 2, QLatin1Char(' ')) << "warning: " << toQ(warning);
+                }
+            }
+            out() << '\n';
         }
         out() << Qt::flush;
     }
