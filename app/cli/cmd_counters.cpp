@@ -84,14 +84,19 @@ int cmdCounters(const QStringList& args)
     }
     out() << "\nbest whole-device counter here: " << toQ(jb::defaultCounterSpec(*opt)) << Qt::endl;
     if (p.isSet(QStringLiteral("probe"))) {
-        out() << "\nprobe (1 s each; then 1 s sampled every 10 ms for the cadence and resolution):\n";
+        out() << "\nprobe (1 s each):\n";
         for (const jb::CounterStatus& s : list) {
             if (!s.available || !s.whole_device)
                 continue;
             const auto w = jb::probeWatts(s.spec, *opt);
             out() << toQ(s.spec).leftJustified(width + 2)
                   << (w ? QStringLiteral("%1 W").arg(*w, 0, 'f', 3) : QStringLiteral("error: ") + toQ(w.error()));
-            if (auto c = jb::openCounter(s.spec, *opt); c && w) {
+            // sysfs counters only: their cadence is what a period must respect (and a second
+            // each keeps the probe short where a machine lists dozens of channels).
+            const bool sysfs = s.spec == "rapl" || s.spec.rfind("rapl:", 0) == 0 || s.spec.rfind("hwmon:", 0) == 0;
+            if (auto c = sysfs && w ? jb::openCounter(s.spec, *opt) : jb::Result<std::unique_ptr<jb::EnergyCounter>>(
+                                                                          jb::Error{"not probed"});
+                c) {
                 jb::Sampler sampler(std::move(c.value()), 10'000'000);
                 if (sampler.start()) {
                     std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -63,6 +63,9 @@ Session::Session(Plan plan, QObject* parent)
         t->setSingleShot(true);
         t->setTimerType(Qt::PreciseTimer);
     }
+    mirror_timer_.setParent(this);
+    mirror_timer_.setTimerType(Qt::PreciseTimer);
+    connect(&mirror_timer_, &QTimer::timeout, this, &Session::readMirrorProbes);
     connect(&idle_timer_, &QTimer::timeout, this, &Session::endIdle);
     connect(&settle_timer_, &QTimer::timeout, this, &Session::finishRound);
     connect(&timeout_timer_, &QTimer::timeout, this, [this] {
@@ -127,6 +130,16 @@ void Session::start()
         }
         task_reader_ = std::move(reader.value());
     }
+    {
+        std::vector<std::string> hw;
+        for (const std::string& spec : plan_.wholeDeviceCounters())
+            if (spec.rfind("hwmon:", 0) == 0)
+                hw.push_back(spec);
+        if (hw.size() >= 2)
+            for (const std::string& spec : hw)
+                if (auto copy = openCounter(spec, plan_.counter_options))
+                    mirror_probes_.emplace_back(spec, std::move(copy.value()));
+    }
     origin_ns_ = monotonicNs();
     for (auto& s : samplers_) {
         if (Status st = s->start(); !st) {
@@ -147,8 +160,13 @@ void Session::start()
             s->counter().setWorkloadPid(child_->pid());
         emit childReady(r.jobs);
         openJournal();
-        if (state_ != State::Finished)
+        if (state_ != State::Finished) {
             beginIdle();
+            if (mirror_probes_.size() >= 2) {
+                readMirrorProbes();
+                mirror_timer_.start(20);
+            }
+        }
     });
     connect(child_.get(), &DecoderChild::done, this, &Session::onDone);
     connect(child_.get(), &DecoderChild::failed, this, &Session::onChildFailed);
@@ -194,7 +212,10 @@ void Session::endIdle()
     const bool first = brackets_.size() == 1;
     emit phase({PhaseEvent::IdleEnded, first ? -1 : int(rounds_.size()), t1});
     if (first) {
-        if (auto m = mirroredCounters(idle_t0_, t1)) {
+        mirror_timer_.stop();
+        const auto m = mirroredCounters();
+        mirror_probes_.clear();
+        if (m) {
             fail(*m);
             return;
         }
@@ -366,34 +387,43 @@ void Session::finishRound()
     });
 }
 
-std::optional<std::string> Session::mirroredCounters(std::int64_t t0, std::int64_t t1) const
+void Session::readMirrorProbes()
 {
-    for (std::size_t i = 0; i < samplers_.size(); ++i) {
-        const auto a = samplers_[i]->store()->between(t0, t1);
-        for (std::size_t j = i + 1; j < samplers_.size(); ++j) {
-            const auto b = samplers_[j]->store()->between(t0, t1);
-            const std::size_t n = std::min(a.size(), b.size());
-            if (n < 5)
-                continue;
-            // A mirror's running totals never part by more than the update that fell between
-            // the two samplers' reads; distinct counters drift apart (their powers differ).
-            std::int64_t sa = 0, sb = 0, gap = 0;
-            std::vector<double> adv;
-            for (std::size_t k = 0; k < n; ++k) {
-                sa += a[k].nj;
-                sb += b[k].nj;
-                gap = std::max<std::int64_t>(gap, std::abs(sa - sb));
-                adv.push_back(double(std::abs(a[k].nj)));
+    std::vector<std::int64_t> row;
+    for (auto& [spec, c] : mirror_probes_) {
+        auto v = c->readNj();
+        if (!v)
+            return;  // a failed read: the sampler reports it; this probe row is left out
+        row.push_back(*v);
+    }
+    mirror_reads_.push_back(std::move(row));
+}
+
+std::optional<std::string> Session::mirroredCounters() const
+{
+    if (mirror_reads_.size() < 6)
+        return std::nullopt;
+    for (std::size_t i = 0; i < mirror_probes_.size(); ++i) {
+        for (std::size_t j = i + 1; j < mirror_probes_.size(); ++j) {
+            // Read microseconds apart, a mirror's advances agree to the microjoule; distinct
+            // channels do not (their powers differ, and so does their noise).
+            std::size_t moved = 0, same = 0;
+            for (std::size_t k = 1; k < mirror_reads_.size(); ++k) {
+                const std::int64_t da = mirror_reads_[k][i] - mirror_reads_[k - 1][i];
+                const std::int64_t db = mirror_reads_[k][j] - mirror_reads_[k - 1][j];
+                if (da == 0 && db == 0)
+                    continue;
+                ++moved;
+                same += da == db ? 1 : 0;
             }
-            const double typical = median(adv);
-            if (sa <= 0 || typical <= 0 || double(gap) > 0.25 * typical ||
-                std::abs(double(sa - sb)) > 2e-3 * double(sa))
+            if (moved < 5 || double(same) < 0.8 * double(moved))
                 continue;
-            const std::string x = samplers_[i]->spec(), y = samplers_[j]->spec();
+            const std::string& x = mirror_probes_[i].first;
+            const std::string& y = mirror_probes_[j].first;
             return "--counter " + x + " and --counter " + y + " advanced identically over the first idle bracket (" +
-                   std::to_string(n) + " intervals, running totals never more than " + std::to_string(gap / 1000) +
-                   " uJ apart): they read one counter twice (a mirrored channel), so their energies "
-                   "would be counted twice; keep " + x + " and drop " + y;
+                   std::to_string(same) + " of " + std::to_string(moved) +
+                   " back-to-back reads the same): they read one counter twice (a mirrored channel), so their "
+                   "energies would be counted twice; keep " + x + " and drop " + y;
         }
     }
     return std::nullopt;
@@ -449,6 +479,7 @@ void Session::finish(std::optional<std::string> error)
     idle_timer_.stop();
     timeout_timer_.stop();
     settle_timer_.stop();
+    mirror_timer_.stop();
     settle_then_ = nullptr;
     for (auto& s : samplers_) {
         s->stop();

@@ -3,12 +3,11 @@
 // wraparound at the range. Runs until killed or --seconds pass.
 //   fakezone DIR [--name N] [--idle-w W] [--busy-w W] [--flag FILE] [--tick-ms MS]
 //            [--range-uj R] [--start-uj E] [--seconds S]
-//            [--file F] [--no-meta] [--power] [--mirror PATH] [--stall-at S --stall-s D]
+//            [--file F] [--no-meta] [--power] [--stall-at S --stall-s D]
 //            [--jump-at S --jump-uj J] [--back-at S --back-uj B]
 // --file: the counter file in DIR (default energy_uj; energy1_input for a hwmon chip);
 // --no-meta: no name / max_energy_range_uj (a hwmon chip's folder has its own); --power: write
-// the power in uW instead of the energy (amdgpu); --mirror: write the same value to PATH too
-// (a mirrored per-die channel); --stall-at: the counter stops advancing for D s from S s on;
+// the power in uW instead of the energy (amdgpu); --stall-at: the counter stops advancing for D s from S s on;
 // --jump-at: J uJ added at once at S s; --back-at: the counter steps back by B uJ at S s;
 // --drift-flag FILE --drift-w W: W more while FILE exists (an idle power that changes).
 #include <chrono>
@@ -26,7 +25,7 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string dir = argv[1];
-    std::string name = "package-0", flag, file = "energy_uj", mirror, drift_flag;
+    std::string name = "package-0", flag, file = "energy_uj", drift_flag;
     double drift_w = 0;
     bool meta = true, power = false;
     double stall_at = -1, stall_s = 0, jump_at = -1, back_at = -1;
@@ -50,7 +49,6 @@ int main(int argc, char** argv)
         else if (a == "--drift-w") drift_w = std::atof(next().c_str());
         else if (a == "--no-meta") meta = false;
         else if (a == "--power") power = true;
-        else if (a == "--mirror") mirror = next();
         else if (a == "--stall-at") stall_at = std::atof(next().c_str());
         else if (a == "--stall-s") stall_s = std::atof(next().c_str());
         else if (a == "--jump-at") jump_at = std::atof(next().c_str());
@@ -96,11 +94,8 @@ int main(int argc, char** argv)
             stepped_back = true;
         }
         const unsigned long long value = power ? (unsigned long long)(w * 1e6) : energy;
-        if (!stalled || power) {
+        if (!stalled || power)
             publish(tmp, target, value);
-            if (!mirror.empty())
-                publish(mirror + ".tmp", mirror, value);
-        }
         if (std::chrono::duration<double>(now - start).count() > seconds)
             return 0;
         std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));

@@ -263,10 +263,11 @@ private slots:
         p.counters = {"rapl:packages", "rapl:dram"};
         Session s(p);
         const Record r = run(s);
-        // Three fake zone processes on a loaded machine each see the busy flag a tick late or
-        // early: 2 % here, 1 % where one process writes the counter.
-        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.02);
-        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.02);
+        // Three fake zone processes and the child share the test machine's cores: each zone
+        // sees the busy flag late by its scheduling delay, so this run is held to 10 % (as
+        // tst_session); the single-writer trees below are held to 1 %.
+        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.10);
+        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.10);
         QCOMPARE(r.counter_info.size(), std::size_t(2));
         QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("rapl-sum"));
         QCOMPARE(r.counter_info[0].second["zones"].size(), std::size_t(2));
@@ -289,8 +290,10 @@ private slots:
         Zone core(hw, {QStringLiteral("--no-meta"), QStringLiteral("--file"), QStringLiteral("energy1_input"),
                        QStringLiteral("--idle-w"), QStringLiteral("2"), QStringLiteral("--busy-w"), QStringLiteral("6"),
                        QStringLiteral("--flag"), flag});
+        // Esocket1 mirrors Esocket0: the same counter behind two channel files.
+        QVERIFY(QFile::link(QStringLiteral("energy17_input"), hw + QStringLiteral("/energy18_input")));
         Zone sock(hw, {QStringLiteral("--no-meta"), QStringLiteral("--file"), QStringLiteral("energy17_input"),
-                       QStringLiteral("--mirror"), hw + QStringLiteral("/energy18_input"), QStringLiteral("--idle-w"),
+                       QStringLiteral("--idle-w"),
                        QStringLiteral("30"), QStringLiteral("--busy-w"), QStringLiteral("12"), QStringLiteral("--flag"), flag});
         QTRY_VERIFY_WITH_TIMEOUT(core.ready(QStringLiteral("energy1_input")) && sock.ready(QStringLiteral("energy18_input")),
                                  5000);
@@ -311,8 +314,7 @@ private slots:
             Session s(p);
             const Record r = run(s);
             checkMarginal(r, "hwmon:zenergy:Ecore000", 1.0, 0.01);
-            // This process writes two files (the mirror) a tick: its busy edges blur more.
-            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, 0.05);
+            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, 0.02);
             QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("hwmon"));
         }
         p.counters = {"hwmon:zenergy:Esocket0", "hwmon:zenergy:Esocket1"};
