@@ -63,6 +63,10 @@ void addCounterOptions(QCommandLineParser& p)
                  QStringLiteral("Folder where 'rapl:NAME' zones are looked up (default %1).")
                      .arg(toQ(d.powercap_root)),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("hwmon-root"),
+                 QStringLiteral("Folder where 'hwmon:CHIP:LABEL' channels are looked up (default %1).")
+                     .arg(toQ(d.hwmon_root)),
+                 QStringLiteral("DIR")});
     p.addOption({QStringLiteral("proc-root"),
                  QStringLiteral("The /proc folder to read CPU time from (default %1).").arg(toQ(d.proc_root)),
                  QStringLiteral("DIR")});
@@ -102,6 +106,8 @@ jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p)
         o.rapl_zone = toStd(p.value(QStringLiteral("rapl-zone")));
     if (p.isSet(QStringLiteral("powercap-root")))
         o.powercap_root = toStd(p.value(QStringLiteral("powercap-root")));
+    if (p.isSet(QStringLiteral("hwmon-root")))
+        o.hwmon_root = toStd(p.value(QStringLiteral("hwmon-root")));
     if (p.isSet(QStringLiteral("proc-root")))
         o.proc_root = toStd(p.value(QStringLiteral("proc-root")));
     if (p.isSet(QStringLiteral("nvml-library")))

@@ -3,12 +3,15 @@
 #include "Commands.h"
 
 #include "counters/CounterRegistry.h"
+#include "sampling/Sampler.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QCommandLineParser>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace jbcli {
 
@@ -45,12 +48,19 @@ int cmdCounters(const QStringList& args)
     const std::vector<jb::CounterStatus> list = jb::listCounters(*opt);
     if (p.isSet(QStringLiteral("json"))) {
         nlohmann::ordered_json a = nlohmann::ordered_json::array();
-        for (const jb::CounterStatus& s : list)
+        for (const jb::CounterStatus& s : list) {
+            const jb::CounterDetails d = jb::counterDetails(s.spec, *opt);
             a.push_back({{"spec", s.spec},
                          {"whole_device", s.whole_device},
                          {"available", s.available},
                          {"reason", s.reason},
-                         {"description", s.description}});
+                         {"description", s.description},
+                         {"scope", d.scope},
+                         {"unit", d.unit},
+                         {"source", d.source},
+                         {"wrap_range", d.wrap_range > 0 ? nlohmann::ordered_json(d.wrap_range)
+                                                         : nlohmann::ordered_json(nullptr)}});
+        }
         out() << QString::fromStdString(a.dump(1)) << Qt::endl;
         return kOk;
     }
@@ -65,6 +75,10 @@ int cmdCounters(const QStringList& args)
     row(QStringLiteral("COUNTER"), QStringLiteral("READABLE"), QStringLiteral("WHAT IT MEASURES"));
     for (const jb::CounterStatus& s : list) {
         row(toQ(s.spec), s.available ? QStringLiteral("yes") : QStringLiteral("no"), toQ(s.description));
+        if (const jb::CounterDetails d = jb::counterDetails(s.spec, *opt); !d.scope.empty())
+            out() << QString(width + 2, QLatin1Char(' ')) << "scope: " << toQ(d.scope)
+                  << (d.unit.empty() ? QString() : QStringLiteral("; unit ") + toQ(d.unit))
+                  << (d.wrap_range > 0 ? QStringLiteral("; wraps at %1").arg(d.wrap_range) : QString()) << '\n';
         if (!s.available)
             out() << QString(width + 2, QLatin1Char(' ')) << "why: " << toQ(s.reason) << '\n';
     }
@@ -76,8 +90,28 @@ int cmdCounters(const QStringList& args)
                 continue;
             const auto w = jb::probeWatts(s.spec, *opt);
             out() << toQ(s.spec).leftJustified(width + 2)
-                  << (w ? QStringLiteral("%1 W").arg(*w, 0, 'f', 3) : QStringLiteral("error: ") + toQ(w.error()))
-                  << '\n';
+                  << (w ? QStringLiteral("%1 W").arg(*w, 0, 'f', 3) : QStringLiteral("error: ") + toQ(w.error()));
+            // sysfs counters only: their cadence is what a period must respect (and a second
+            // each keeps the probe short where a machine lists dozens of channels).
+            const bool sysfs = s.spec == "rapl" || s.spec.rfind("rapl:", 0) == 0 || s.spec.rfind("hwmon:", 0) == 0;
+            if (auto c = sysfs && w ? jb::openCounter(s.spec, *opt) : jb::Result<std::unique_ptr<jb::EnergyCounter>>(
+                                                                          jb::Error{"not probed"});
+                c) {
+                jb::Sampler sampler(std::move(c.value()), 10'000'000);
+                if (sampler.start()) {
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+                    sampler.stop();
+                    const auto in = sampler.integrity();
+                    const auto num = [](const nlohmann::ordered_json& v, const char* unit) {
+                        return v.is_null() ? QStringLiteral("unknown") : QStringLiteral("%1 %2").arg(v.get<double>()).arg(QLatin1String(unit));
+                    };
+                    out() << '\n' << QString(width + 2, QLatin1Char(' ')) << "cadence "
+                          << num(in["update_cadence_ms"], "ms") << ", resolution " << num(in["resolution_nj"], "nJ");
+                    for (const std::string& warning : sampler.integrityWarnings())
+                        out() << "\n" << QString(width + 2, QLatin1Char(' ')) << "warning: " << toQ(warning);
+                }
+            }
+            out() << '\n';
         }
         out() << Qt::flush;
     }

@@ -1,9 +1,11 @@
 #include "counters/CounterRegistry.h"
 
+#include "counters/HwmonCounter.h"
 #include "counters/IOReportGpu.h"
 #include "counters/NvmlCounter.h"
 #include "counters/RaplCounter.h"
 #include "counters/SimCounter.h"
+#include "counters/SysFile.h"
 #include "counters/TaskCounter.h"
 
 #include <chrono>
@@ -24,6 +26,10 @@ bool isRaplSpec(const std::string& s)
 {
     return s == "rapl" || startsWith(s, "rapl:");
 }
+bool isHwmonSpec(const std::string& s)
+{
+    return startsWith(s, "hwmon:");
+}
 bool isNvmlSpec(const std::string& s)
 {
     return s == "nvml" || startsWith(s, "nvml:") || s == "nvml-power" || startsWith(s, "nvml-power:");
@@ -39,48 +45,61 @@ std::string simDescription(const SimParams& p)
 
 // A rapl entry: opening the zone is the availability check (name, range and a first
 // energy_uj read), so the reason is exactly what a run would hit.
-CounterStatus raplStatus(const std::string& spec, const std::string& zone_dir, const std::string& zone_name)
+CounterStatus raplStatus(const std::string& spec, const RaplZone& zone)
 {
     CounterStatus s;
     s.spec = spec;
     s.whole_device = true;
-    auto c = RaplCounter::open(zone_dir, spec);
+    auto c = RaplCounter::open(zone.path, spec, zone.scope);
     s.available = c.ok();
     if (!c)
         s.reason = c.error();
-    const std::string name = c ? c.value()->zoneName() : zone_name;
-    s.description = "RAPL zone " + (name.empty() ? std::string() : "'" + name + "' ") + "(" + zone_dir + ")";
+    const std::string name = c ? c.value()->zoneName() : zone.name;
+    s.description = std::string(zone.mmio ? "RAPL MMIO zone " : "RAPL zone ") +
+                    (name.empty() ? std::string() : "'" + name + "' ") + "(" + zone.path + ")";
     return s;
 }
 
-// The zones rapl:NAME can name: a name a second socket repeats ("core", "dram") resolves
-// to the first zone in numeric order, so it is listed once.
-std::vector<RaplZone> distinctRaplZones(const CounterOptions& opt)
-{
-    std::vector<RaplZone> zones;
-    std::set<std::string> names;
-    for (RaplZone& z : findRaplZones(opt.powercap_root))
-        if (names.insert(z.name).second)
-            zones.push_back(std::move(z));
-    return zones;
-}
-
-}  // namespace
+}  // namespace}  // namespace
 
 bool isWholeDeviceSpec(const std::string& spec)
 {
-    return isRaplSpec(spec) || isNvmlSpec(spec) || spec == "sim" || isIOReportSpec(spec);
+    return isRaplSpec(spec) || isHwmonSpec(spec) || isNvmlSpec(spec) || spec == "sim" || isIOReportSpec(spec);
 }
 
 std::vector<CounterStatus> listCounters(const CounterOptions& opt)
 {
     std::vector<CounterStatus> list;
 
-    list.push_back(raplStatus("rapl", *raplZoneFor("rapl", opt), {}));
-    list.back().description += opt.rapl_zone.empty() ? ", the default zone" : ", from --rapl-zone";
+    {
+        auto def = raplZoneInfoFor("rapl", opt);
+        RaplZone z = def ? *def : RaplZone{};
+        if (!def)
+            z.path = *raplZoneFor("rapl", opt);
+        list.push_back(raplStatus("rapl", z));
+        list.back().description += opt.rapl_zone.empty() ? ", the default zone" : ", from --rapl-zone";
+    }
 
-    for (const RaplZone& z : distinctRaplZones(opt))
-        list.push_back(raplStatus("rapl:" + z.name, z.path, z.name));
+    const std::vector<RaplZone> zones = findRaplZones(opt.powercap_root);
+    int packages = 0;
+    for (const RaplZone& z : zones) {
+        list.push_back(raplStatus(z.spec, z));
+        packages += !z.mmio && z.parent.empty() && startsWith(z.name, "package-");
+    }
+    if (packages > 0) {
+        CounterStatus sum;
+        sum.spec = kRaplPackagesSpec;
+        auto c = openRaplPackages(opt);
+        sum.available = c.ok();
+        if (!c)
+            sum.reason = c.error();
+        sum.description = "the sum of the " + std::to_string(packages) + " package zone" +
+                          (packages == 1 ? "" : "s") + " under " + opt.powercap_root;
+        list.push_back(std::move(sum));
+    }
+
+    for (CounterStatus& s : listHwmonCounters(opt))
+        list.push_back(std::move(s));
 
     CounterStatus task;
     task.spec = "task";
@@ -102,7 +121,11 @@ std::vector<CounterStatus> listCounters(const CounterOptions& opt)
     for (CounterStatus& s : ioreportStatuses(opt.apple))
         list.push_back(std::move(s));
 
-    list.push_back({"sim", true, true, {}, simDescription(opt.sim)});
+    CounterStatus sim;
+    sim.spec = "sim";
+    sim.available = true;
+    sim.description = simDescription(opt.sim);
+    list.push_back(std::move(sim));
 
     for (CounterStatus& s : listNvmlCounters(opt))
         list.push_back(std::move(s));
@@ -143,13 +166,68 @@ Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt)
     return openRusageTaskReader(opt.apple.libproc, opt.apple.libsystem);
 }
 
+CounterDetails counterDetails(const std::string& spec, const CounterOptions& opt)
+{
+    CounterDetails d;
+    if (spec == kRaplPackagesSpec) {
+        d.scope = "every CPU socket's package (cores, caches, uncore); excludes dram and psys";
+        d.unit = "uJ";
+        d.source = opt.powercap_root + "/intel-rapl:*/energy_uj";
+    } else if (isRaplSpec(spec)) {
+        if (auto z = raplZoneInfoFor(spec, opt)) {
+            d.scope = z->scope;
+            d.unit = "uJ";
+            d.source = z->path + "/energy_uj";
+            std::string t;
+            if (readSysFile(z->path + "/max_energy_range_uj", t) == 0)
+                if (auto v = parseRaplNumber(z->path + "/max_energy_range_uj", t))
+                    d.wrap_range = *v;
+        }
+    } else if (isHwmonSpec(spec)) {
+        for (const HwmonChannel& c : findHwmonChannels(opt.hwmon_root))
+            if (c.spec == spec) {
+                d.scope = c.scope;
+                d.unit = c.integrated ? "uW (integrated from power readings)" : "uJ";
+                d.source = c.file;
+            }
+    } else if (spec == "sim") {
+        d.scope = "a simulated device (no hardware)";
+        d.unit = "nJ";
+    } else if (isNvmlSpec(spec)) {
+        d.scope = "one NVIDIA GPU (the board's power sensor)";
+        d.unit = "mJ";
+    } else if (spec == "task") {
+        d.scope = "the child process's own CPU time (energy on macOS)";
+    }
+    return d;
+}
+
+Status checkCounterOverlap(const std::vector<std::string>& specs, const CounterOptions& opt)
+{
+    if (Status r = checkRaplOverlap(specs, opt); !r)
+        return r;
+    return checkHwmonOverlap(specs, opt);
+}
+
 Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, const CounterOptions& opt)
 {
+    if (spec == kRaplPackagesSpec) {
+        auto c = openRaplPackages(opt);
+        if (!c)
+            return Error{"counter " + spec + ": " + c.error()};
+        return c;
+    }
+    if (isHwmonSpec(spec)) {
+        auto c = openHwmonCounter(spec, opt);
+        if (!c)
+            return Error{"counter " + spec + ": " + c.error()};
+        return c;
+    }
     if (isRaplSpec(spec)) {
-        auto zone = raplZoneFor(spec, opt);
+        auto zone = raplZoneInfoFor(spec, opt);
         if (!zone)
             return Error{"counter " + spec + ": " + zone.error()};
-        auto c = RaplCounter::open(*zone, spec);
+        auto c = RaplCounter::open(zone->path, spec, zone->scope);
         if (!c)
             return Error{"counter " + spec + ": " + c.error()};
         return std::unique_ptr<EnergyCounter>(std::move(c.value()));
@@ -170,13 +248,13 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
                      "not sampled; give a whole-device counter (rapl, sim, ...) alongside it"};
 
     std::string rapl_names;
-    for (const RaplZone& z : distinctRaplZones(opt))
-        rapl_names += (rapl_names.empty() ? "" : ", ") + ("rapl:" + z.name);
+    for (const RaplZone& z : findRaplZones(opt.powercap_root))
+        rapl_names += (rapl_names.empty() ? "" : ", ") + z.spec;
     return Error{
         "unknown counter '" + spec + "'; known counters: rapl, rapl:NAME" +
         (rapl_names.empty() ? std::string() : " (here: " + rapl_names + ")") +
-        ", task, ioreport-gpu, sim, nvml, nvml:N, nvml-power:N, ioreport:CHANNEL ('joulebench-cli counters' says "
-        "which are readable)"};
+        ", rapl:packages, hwmon:CHIP:LABEL, task, ioreport-gpu, sim, nvml, nvml:N, nvml-power:N, ioreport:CHANNEL "
+        "('joulebench-cli counters' says which are readable)"};
 }
 
 }  // namespace jb

@@ -25,6 +25,7 @@ struct SimParams {
 // Where the readers look; tests point these at fixtures.
 struct CounterOptions {
     std::string powercap_root = "/sys/class/powercap";  // where rapl:NAME is resolved
+    std::string hwmon_root = "/sys/class/hwmon";        // where hwmon:CHIP:LABEL is resolved
     std::string rapl_zone;  // --rapl-zone: overrides the zone folder of plain `rapl`
     std::string proc_root = "/proc";
     std::string nvml_library = "libnvidia-ml.so.1";
@@ -43,6 +44,16 @@ struct CounterStatus {
     std::string description;  // one line for people
 };
 
+// A counter's facts beyond its availability (`counters --json`, the Measure page's list).
+struct CounterDetails {
+    // What hardware it covers and what it contains or is contained in (empty: not known).
+    std::string scope;
+    std::string unit;    // of the source file: "uJ", "uW (integrated from power readings)", ...
+    std::string source;  // the file it reads, where there is one
+    std::int64_t wrap_range = 0;  // where the raw counter wraps (0: no wrap range)
+};
+CounterDetails counterDetails(const std::string& spec, const CounterOptions& opt);
+
 // True for counters the sampler reads every period.
 bool isWholeDeviceSpec(const std::string& spec);
 
@@ -59,6 +70,11 @@ Result<double> probeWatts(const std::string& spec, const CounterOptions& opt, in
 // The `task` reader: proc_pid_rusage where a libproc is configured (macOS), else the child's
 // CPU time from proc_root.
 Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt);
+
+// Refuses --counter sets that would count the same energy twice (RAPL containment, MMIO
+// mirrors, rapl:packages with its parts, a hwmon channel listed twice); the message names
+// both specs and says which to keep.
+Status checkCounterOverlap(const std::vector<std::string>& specs, const CounterOptions& opt);
 
 // Opens a whole-device counter; the error names the file and the fix.
 Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, const CounterOptions& opt);

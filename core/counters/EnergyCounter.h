@@ -27,6 +27,10 @@ public:
     // unit, parameters of a simulated counter ...).
     virtual nlohmann::ordered_json info() const = 0;
 
+    // The highest power in W this counter's hardware could draw; an interval above it is a
+    // read fault (a jump no hardware could make), excluded and counted. 0: no ceiling.
+    virtual double plausibleMaxW() const { return 0.0; }
+
     // The process whose work the run measures (the decoder child); 0 for none. A simulated
     // counter turns that process's CPU use into power. May be called from any thread.
     virtual void setWorkloadPid(std::int64_t pid) { (void)pid; }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <pthread.h>
 #include <sched.h>
 #ifdef __linux__
@@ -115,6 +116,11 @@ void Sampler::loop(std::int64_t first_nj, std::int64_t first_t_ns)
                 std::lock_guard lock(fig_mutex_);
                 ++read_errors_;
                 last_error_ = cur.error();
+                if (cur.error().rfind("read fault:", 0) == 0) {
+                    ++read_faults_;
+                    last_fault_ = cur.error();
+                }
+                last_read_ns_ = tc;
                 lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
                 missed_ += skipped;
             }
@@ -128,13 +134,37 @@ void Sampler::loop(std::int64_t first_nj, std::int64_t first_t_ns)
         }
         previous_error.clear();
         const std::int64_t nj = cur.value() - prev_nj;
+        const double ceiling_w = counter_->plausibleMaxW();
+        if (ceiling_w > 0 && tc > tp && double(nj) / double(tc - tp) > ceiling_w) {
+            // A jump no hardware could make: a read fault, left out of the figures.
+            const std::string msg = "read fault: an interval of " + std::to_string(double(nj) / double(tc - tp)) +
+                                    " W, above the " + std::to_string(int(ceiling_w)) +
+                                    " W this counter's hardware could draw; the interval is left out";
+            {
+                std::lock_guard lock(fig_mutex_);
+                ++read_faults_;
+                last_fault_ = msg;
+                lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
+                missed_ += skipped;
+                last_read_ns_ = tc;
+            }
+            qCWarning(lcSampler, "%s: %s", spec_.c_str(), msg.c_str());
+            if (on_error_)
+                on_error_(msg);
+            prev_nj = cur.value();
+            tp = tc;
+            continue;
+        }
         store_->append({tp, tc, nj});
         {
             std::lock_guard lock(fig_mutex_);
             lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
             missed_ += skipped;
+            last_read_ns_ = tc;
             if (nj != 0)
                 change_times_ns_.push_back(tc);
+            if (nj > 0 && (min_advance_nj_ == 0 || nj < min_advance_nj_))
+                min_advance_nj_ = nj;
         }
         prev_nj = cur.value();
         tp = tc;
@@ -173,7 +203,77 @@ nlohmann::ordered_json Sampler::counterInfo() const
     const SamplerFigures f = figures();
     j["update_cadence_ms"] = f.update_cadence_ms ? nlohmann::ordered_json(*f.update_cadence_ms)
                                                  : nlohmann::ordered_json(nullptr);
+    j["integrity"] = integrity();
     return j;
+}
+
+Sampler::StallFigures Sampler::stallFigures() const
+{
+    StallFigures s;
+    if (change_times_ns_.size() < 2)
+        return s;
+    std::vector<double> d;
+    d.reserve(change_times_ns_.size() - 1);
+    for (std::size_t i = 1; i < change_times_ns_.size(); ++i)
+        d.push_back(double(change_times_ns_[i] - change_times_ns_[i - 1]) / 1e6);
+    s.cadence_ms = median(d);
+    // Stalled: no advance for 20 cadences (and at least 10 periods and 1 s) after advancing.
+    s.threshold_ms = std::max({20.0 * *s.cadence_ms, 10.0 * double(period_ns_) / 1e6, 1000.0});
+    for (double g : d) {
+        s.longest_stall_ms = std::max(s.longest_stall_ms, g);
+        s.stalls += g > s.threshold_ms ? 1 : 0;
+    }
+    const double tail_ms = double(last_read_ns_ - change_times_ns_.back()) / 1e6;
+    if (tail_ms > s.threshold_ms) {
+        s.stalled_at_end = true;
+        ++s.stalls;
+        s.longest_stall_ms = std::max(s.longest_stall_ms, tail_ms);
+    }
+    return s;
+}
+
+nlohmann::ordered_json Sampler::integrity() const
+{
+    using oj = nlohmann::ordered_json;
+    std::lock_guard lock(fig_mutex_);
+    const StallFigures st = stallFigures();
+    oj j;
+    j["read_faults"] = read_faults_;
+    j["last_fault"] = last_fault_.empty() ? oj(nullptr) : oj(last_fault_);
+    j["plausible_max_w"] = counter_->plausibleMaxW() > 0 ? oj(counter_->plausibleMaxW()) : oj(nullptr);
+    j["stalls"] = st.stalls;
+    j["longest_stall_ms"] = st.longest_stall_ms;
+    j["stalled_at_end"] = st.stalled_at_end;
+    j["resolution_nj"] = min_advance_nj_ > 0 ? oj(min_advance_nj_) : oj(nullptr);
+    j["update_cadence_ms"] = st.cadence_ms ? oj(*st.cadence_ms) : oj(nullptr);
+    const double period_ms = double(period_ns_) / 1e6;
+    const bool coarse = st.cadence_ms && *st.cadence_ms > 1.5 * period_ms;
+    j["period_shorter_than_cadence"] = coarse;
+    j["suggested_sample_ms"] = coarse ? oj(std::ceil(*st.cadence_ms / 10.0) * 10.0) : oj(nullptr);
+    return j;
+}
+
+std::vector<std::string> Sampler::integrityWarnings() const
+{
+    const nlohmann::ordered_json j = integrity();
+    std::vector<std::string> w;
+    if (j["read_faults"].get<std::int64_t>() > 0)
+        w.push_back(spec_ + ": " + std::to_string(j["read_faults"].get<std::int64_t>()) +
+                    " read fault(s) excluded from the figures (last: " + j["last_fault"].get<std::string>() + ")");
+    if (j["stalls"].get<int>() > 0)
+        w.push_back(spec_ + ": the counter stalled " + std::to_string(j["stalls"].get<int>()) +
+                    " time(s) (longest " + std::to_string(std::llround(j["longest_stall_ms"].get<double>())) +
+                    " ms without an advance after it had advanced every " +
+                    std::to_string(std::llround(j["update_cadence_ms"].get<double>())) + " ms" +
+                    (j["stalled_at_end"].get<bool>() ? "; still stalled at the end" : "") +
+                    "): energy in that time is missing");
+    if (j["period_shorter_than_cadence"].get<bool>())
+        w.push_back(spec_ + ": the sampling period (" + std::to_string(std::llround(double(period_ns_) / 1e6)) +
+                    " ms) is shorter than the counter's update cadence (" +
+                    std::to_string(std::llround(j["update_cadence_ms"].get<double>())) +
+                    " ms): most intervals see no change; use --sample-ms " +
+                    std::to_string(std::llround(j["suggested_sample_ms"].get<double>())) + " or more");
+    return w;
 }
 
 }  // namespace jb

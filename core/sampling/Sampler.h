@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,7 +40,14 @@ public:
 
     const std::string& spec() const { return spec_; }
     EnergyCounter& counter() { return *counter_; }  // setWorkloadPid, info (thread-safe ones)
-    nlohmann::ordered_json counterInfo() const;     // counter's info + observed cadence
+    nlohmann::ordered_json counterInfo() const;     // counter's info + observed cadence + integrity
+    // The integrity checks over the run so far: read faults (a jump above the counter's
+    // plausible ceiling, a step backwards without a wrap range), stalls (no advance for many
+    // times the observed cadence after advancing), the resolution (smallest advance), and the
+    // cadence warning where the period is shorter than the counter's update cadence.
+    nlohmann::ordered_json integrity() const;
+    // The same checks as sentences for the record's warnings (empty where all is well).
+    std::vector<std::string> integrityWarnings() const;
     std::shared_ptr<const SampleStore> store() const { return store_; }
     std::int64_t periodNs() const { return period_ns_; }
     SamplerFigures figures() const;
@@ -64,6 +72,19 @@ private:
     std::int64_t read_errors_ = 0;
     std::string last_error_;
     std::vector<std::int64_t> change_times_ns_;  // when the counter's value changed
+    std::int64_t read_faults_ = 0;               // reads excluded as impossible
+    std::string last_fault_;
+    std::int64_t min_advance_nj_ = 0;  // smallest positive advance (0: none yet)
+    std::int64_t last_read_ns_ = 0;
+
+    struct StallFigures {
+        std::optional<double> cadence_ms;
+        int stalls = 0;
+        double longest_stall_ms = 0;
+        bool stalled_at_end = false;
+        double threshold_ms = 0;
+    };
+    StallFigures stallFigures() const;  // under fig_mutex_
 };
 
 }  // namespace jb

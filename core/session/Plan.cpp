@@ -56,10 +56,13 @@ Status validatePlan(const Plan& p)
     for (const std::string& c : p.counters) {
         const bool known = c == "task" || isWholeDeviceSpec(c);
         if (!known)
-            return Error{"--counter " + c + ": unknown counter (known: rapl, rapl:NAME, task, ioreport-gpu, "
-                         "sim, nvml:N, ioreport:CHANNEL; 'joulebench-cli counters' lists them)"};
+            return Error{"--counter " + c + ": unknown counter (known: rapl, rapl:NAME, rapl:packages, "
+                         "hwmon:CHIP:LABEL, task, ioreport-gpu, sim, nvml:N, ioreport:CHANNEL; 'joulebench-cli "
+                         "counters' lists them)"};
     }
     if (Status o = checkIOReportOverlap(p.counters); !o)
+        return o;
+    if (Status o = checkCounterOverlap(p.wholeDeviceCounters(), p.counter_options); !o)
         return o;
     if (!p.meta.is_object())
         return Error{"--meta must be a JSON object"};

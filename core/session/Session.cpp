@@ -11,6 +11,7 @@
 #include <QLoggingCategory>
 #include <QSysInfo>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sys/utsname.h>
@@ -66,6 +67,9 @@ Session::Session(Plan plan, QObject* parent)
         t->setSingleShot(true);
         t->setTimerType(Qt::PreciseTimer);
     }
+    mirror_timer_.setParent(this);
+    mirror_timer_.setTimerType(Qt::PreciseTimer);
+    connect(&mirror_timer_, &QTimer::timeout, this, &Session::readMirrorProbes);
     connect(&idle_timer_, &QTimer::timeout, this, &Session::endIdle);
     connect(&settle_timer_, &QTimer::timeout, this, &Session::finishRound);
     connect(&timeout_timer_, &QTimer::timeout, this, [this] {
@@ -131,6 +135,16 @@ void Session::start()
         }
         task_reader_ = std::move(reader.value());
     }
+    {
+        std::vector<std::string> hw;
+        for (const std::string& spec : plan_.wholeDeviceCounters())
+            if (spec.rfind("hwmon:", 0) == 0)
+                hw.push_back(spec);
+        if (hw.size() >= 2)
+            for (const std::string& spec : hw)
+                if (auto copy = openCounter(spec, plan_.counter_options))
+                    mirror_probes_.emplace_back(spec, std::move(copy.value()));
+    }
     origin_ns_ = monotonicNs();
     for (auto& s : samplers_) {
         if (Status st = s->start(); !st) {
@@ -151,8 +165,13 @@ void Session::start()
             s->counter().setWorkloadPid(child_->pid());
         emit childReady(r.jobs);
         openJournal();
-        if (state_ != State::Finished)
+        if (state_ != State::Finished) {
             beginIdle();
+            if (mirror_probes_.size() >= 2) {
+                readMirrorProbes();
+                mirror_timer_.start(20);
+            }
+        }
     });
     connect(child_.get(), &DecoderChild::done, this, &Session::onDone);
     connect(child_.get(), &DecoderChild::failed, this, &Session::onChildFailed);
@@ -198,6 +217,13 @@ void Session::endIdle()
     const bool first = brackets_.size() == 1;
     emit phase({PhaseEvent::IdleEnded, first ? -1 : int(rounds_.size()), t1});
     if (first) {
+        mirror_timer_.stop();
+        const auto m = mirroredCounters();
+        mirror_probes_.clear();
+        if (m) {
+            fail(*m);
+            return;
+        }
         beginRound();
         return;
     }
@@ -313,6 +339,34 @@ void Session::finishRound()
         const auto before = store->between(pre[0], pre[1]);
         const auto after = store->between(post[0], post[1]);
         current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
+        // Idle drift: the brackets' mean powers differ by more than their noise allows (4
+        // standard errors) and by more than 1 % of the idle power.
+        const CounterRound& cr = current_.counters.back().second;
+        if (cr.idle_before && cr.idle_after) {
+            const Bracket& b = *cr.idle_before;
+            const Bracket& a = *cr.idle_after;
+            const double drift = a.mean_w - b.mean_w;
+            const double noise = std::sqrt(b.sd_w * b.sd_w / std::max(b.intervals, 1) +
+                                           a.sd_w * a.sd_w / std::max(a.intervals, 1));
+            const bool flagged = std::abs(drift) > 4.0 * noise &&
+                                 std::abs(drift) > 0.01 * std::max(std::abs(a.mean_w), std::abs(b.mean_w));
+            nlohmann::ordered_json d;
+            d["idle_drift"] = flagged;
+            d["drift_w"] = drift;
+            d["noise_w"] = noise;
+            if (!current_.extra.contains("integrity"))
+                current_.extra["integrity"] = nlohmann::ordered_json::object();
+            current_.extra["integrity"][s->spec()] = d;
+            if (flagged) {
+                const std::string w = "round " + std::to_string(rounds_.size() + 1) + ": " + s->spec() +
+                                      ": idle drift: the idle power after the round differs from before by " +
+                                      std::to_string(drift) + " W, more than the brackets' noise (" +
+                                      std::to_string(noise) +
+                                      " W) allows (a thermal or background change); its marginal energy is suspect";
+                warnings_.push_back(w);
+                emit warning(QString::fromStdString(w));
+            }
+        }
     }
     rounds_.push_back(current_);
     journalRound(current_);
@@ -336,6 +390,48 @@ void Session::finishRound()
             finish(std::nullopt);
         }
     });
+}
+
+void Session::readMirrorProbes()
+{
+    std::vector<std::int64_t> row;
+    for (auto& [spec, c] : mirror_probes_) {
+        auto v = c->readNj();
+        if (!v)
+            return;  // a failed read: the sampler reports it; this probe row is left out
+        row.push_back(*v);
+    }
+    mirror_reads_.push_back(std::move(row));
+}
+
+std::optional<std::string> Session::mirroredCounters() const
+{
+    if (mirror_reads_.size() < 6)
+        return std::nullopt;
+    for (std::size_t i = 0; i < mirror_probes_.size(); ++i) {
+        for (std::size_t j = i + 1; j < mirror_probes_.size(); ++j) {
+            // Read microseconds apart, a mirror's advances agree to the microjoule; distinct
+            // channels do not (their powers differ, and so does their noise).
+            std::size_t moved = 0, same = 0;
+            for (std::size_t k = 1; k < mirror_reads_.size(); ++k) {
+                const std::int64_t da = mirror_reads_[k][i] - mirror_reads_[k - 1][i];
+                const std::int64_t db = mirror_reads_[k][j] - mirror_reads_[k - 1][j];
+                if (da == 0 && db == 0)
+                    continue;
+                ++moved;
+                same += da == db ? 1 : 0;
+            }
+            if (moved < 5 || double(same) < 0.8 * double(moved))
+                continue;
+            const std::string& x = mirror_probes_[i].first;
+            const std::string& y = mirror_probes_[j].first;
+            return "--counter " + x + " and --counter " + y + " advanced identically over the first idle bracket (" +
+                   std::to_string(same) + " of " + std::to_string(moved) +
+                   " back-to-back reads the same): they read one counter twice (a mirrored channel), so their "
+                   "energies would be counted twice; keep " + x + " and drop " + y;
+        }
+    }
+    return std::nullopt;
 }
 
 void Session::onChildFailed(const QString& message)
@@ -388,9 +484,15 @@ void Session::finish(std::optional<std::string> error)
     idle_timer_.stop();
     timeout_timer_.stop();
     settle_timer_.stop();
+    mirror_timer_.stop();
     settle_then_ = nullptr;
-    for (auto& s : samplers_)
+    for (auto& s : samplers_) {
         s->stop();
+        for (const std::string& w : s->integrityWarnings()) {
+            warnings_.push_back(w);
+            emit warning(QString::fromStdString(w));
+        }
+    }
     if (child_ && child_->running() && error)
         child_->terminate();
     Record r = snapshot();

@@ -7,6 +7,7 @@
 // Signals are past tense and carry values; no exception crosses a thread. A run that fails
 // still emits finished() with an aborted record holding every round done.
 #include "child/Protocol.h"
+#include "counters/EnergyCounter.h"
 #include "counters/GpuTime.h"
 #include "counters/TaskCounter.h"
 #include "record/Record.h"
@@ -84,6 +85,11 @@ private:
     void beginRound();
     void onDone(const DoneLine& line);
     void finishRound();
+    // hwmon channels are read back to back (second copies, every 20 ms) over the first idle
+    // bracket; two whose advances were identical read one counter twice (a mirrored per-die
+    // channel) and the run is refused with both names.
+    void readMirrorProbes();
+    std::optional<std::string> mirroredCounters() const;
     void fail(const std::string& reason);
     void finish(std::optional<std::string> error);
     void readTaskSettled(std::function<void(Result<TaskSample>)> then);
@@ -105,6 +111,9 @@ private:
     QTimer idle_timer_;
     QTimer timeout_timer_;
     QTimer settle_timer_;
+    QTimer mirror_timer_;
+    std::vector<std::pair<std::string, std::unique_ptr<EnergyCounter>>> mirror_probes_;
+    std::vector<std::vector<std::int64_t>> mirror_reads_;  // one row per probe time
     std::int64_t origin_ns_ = 0;
     std::int64_t jobs_ = 0;
     std::vector<std::array<std::int64_t, 2>> brackets_;

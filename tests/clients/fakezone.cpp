@@ -3,6 +3,13 @@
 // wraparound at the range. Runs until killed or --seconds pass.
 //   fakezone DIR [--name N] [--idle-w W] [--busy-w W] [--flag FILE] [--tick-ms MS]
 //            [--range-uj R] [--start-uj E] [--seconds S]
+//            [--file F] [--no-meta] [--power] [--stall-at S --stall-s D]
+//            [--jump-at S --jump-uj J] [--back-at S --back-uj B]
+// --file: the counter file in DIR (default energy_uj; energy1_input for a hwmon chip);
+// --no-meta: no name / max_energy_range_uj (a hwmon chip's folder has its own); --power: write
+// the power in uW instead of the energy (amdgpu); --stall-at: the counter stops advancing for D s from S s on;
+// --jump-at: J uJ added at once at S s; --back-at: the counter steps back by B uJ at S s;
+// --drift-flag FILE --drift-w W: W more while FILE exists (an idle power that changes).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +25,11 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string dir = argv[1];
-    std::string name = "package-0", flag;
+    std::string name = "package-0", flag, file = "energy_uj", drift_flag;
+    double drift_w = 0;
+    bool meta = true, power = false;
+    double stall_at = -1, stall_s = 0, jump_at = -1, back_at = -1;
+    unsigned long long jump_uj = 0, back_uj = 0;
     double idle_w = 20, busy_w = 15, seconds = 3600;
     long tick_ms = 2;
     unsigned long long range = 262143328850ULL, energy = 0;
@@ -33,26 +44,58 @@ int main(int argc, char** argv)
         else if (a == "--range-uj") range = std::strtoull(next().c_str(), nullptr, 10);
         else if (a == "--start-uj") energy = std::strtoull(next().c_str(), nullptr, 10);
         else if (a == "--seconds") seconds = std::atof(next().c_str());
+        else if (a == "--file") file = next();
+        else if (a == "--drift-flag") drift_flag = next();
+        else if (a == "--drift-w") drift_w = std::atof(next().c_str());
+        else if (a == "--no-meta") meta = false;
+        else if (a == "--power") power = true;
+        else if (a == "--stall-at") stall_at = std::atof(next().c_str());
+        else if (a == "--stall-s") stall_s = std::atof(next().c_str());
+        else if (a == "--jump-at") jump_at = std::atof(next().c_str());
+        else if (a == "--jump-uj") jump_uj = std::strtoull(next().c_str(), nullptr, 10);
+        else if (a == "--back-at") back_at = std::atof(next().c_str());
+        else if (a == "--back-uj") back_uj = std::strtoull(next().c_str(), nullptr, 10);
     }
-    std::ofstream(dir + "/name") << name << "\n";
-    std::ofstream(dir + "/max_energy_range_uj") << range << "\n";
+    if (meta) {
+        std::ofstream(dir + "/name") << name << "\n";
+        std::ofstream(dir + "/max_energy_range_uj") << range << "\n";
+    }
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     auto last = start;
     double carry_uj = 0;
-    const std::string tmp = dir + "/.energy_uj.tmp", target = dir + "/energy_uj";
+    const std::string tmp = dir + "/." + file + ".tmp", target = dir + "/" + file;
+    auto publish = [](const std::string& t, const std::string& to, unsigned long long v) {
+        std::ofstream(t) << v << "\n";
+        std::rename(t.c_str(), to.c_str());  // readers never see a half-written number
+    };
+    bool jumped = false, stepped_back = false;
     for (;;) {
         const auto now = Clock::now();
         const double dt = std::chrono::duration<double>(now - last).count();
+        const double since = std::chrono::duration<double>(now - start).count();
         last = now;
         struct stat st{};
         const bool busy = !flag.empty() && ::stat(flag.c_str(), &st) == 0;
-        carry_uj += (idle_w + (busy ? busy_w : 0)) * dt * 1e6;
-        const auto whole = (unsigned long long)carry_uj;
+        const bool drifted = !drift_flag.empty() && ::stat(drift_flag.c_str(), &st) == 0;
+        const double w = idle_w + (busy ? busy_w : 0) + (drifted ? drift_w : 0);
+        const bool stalled = stall_at >= 0 && since >= stall_at && since < stall_at + stall_s;
+        if (!stalled)
+            carry_uj += w * dt * 1e6;
+        auto whole = (unsigned long long)carry_uj;
         carry_uj -= double(whole);
+        if (jump_at >= 0 && since >= jump_at && !jumped) {
+            whole += jump_uj;
+            jumped = true;
+        }
         energy = (energy + whole) % range;
-        std::ofstream(tmp) << energy << "\n";
-        std::rename(tmp.c_str(), target.c_str());  // readers never see a half-written number
+        if (back_at >= 0 && since >= back_at && !stepped_back) {
+            energy = energy > back_uj ? energy - back_uj : 0;
+            stepped_back = true;
+        }
+        const unsigned long long value = power ? (unsigned long long)(w * 1e6) : energy;
+        if (!stalled || power)
+            publish(tmp, target, value);
         if (std::chrono::duration<double>(now - start).count() > seconds)
             return 0;
         std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));

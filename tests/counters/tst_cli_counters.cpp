@@ -1,4 +1,6 @@
 // `joulebench-cli counters` run as a user would, against the fixture powercap root.
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,10 +16,10 @@ struct Run {
     QByteArray err;
 };
 
-Run cli(const QStringList& args)
+Run cli(const QStringList& args, const QString& command = QStringLiteral("counters"))
 {
     QProcess p;
-    p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{QStringLiteral("counters")} + args);
+    p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"), QStringList{command} + args);
     Run r;
     if (!p.waitForStarted(10000) || !p.waitForFinished(30000))
         return r;
@@ -28,7 +30,9 @@ Run cli(const QStringList& args)
 }
 
 const QString kRoot = QStringLiteral(JB_FIXTURES "/counters/powercap");
-const QStringList kNoNvml{QStringLiteral("--nvml-library"), QStringLiteral(JB_FIXTURES "/counters/no-such-nvml.so")};
+// No NVML and no hwmon channels: the listing holds the fixture's zones only.
+const QStringList kNoNvml{QStringLiteral("--nvml-library"), QStringLiteral(JB_FIXTURES "/counters/no-such-nvml.so"),
+                          QStringLiteral("--hwmon-root"), QStringLiteral(JB_FIXTURES "/counters/no-hwmon")};
 
 }  // namespace
 
@@ -55,10 +59,17 @@ private slots:
             if (specs.last() == QLatin1String("ioreport-gpu"))
                 ioreport = o;
         }
-        QCOMPARE(specs.mid(0, 8), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
+        QCOMPARE(specs.mid(0, 9), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
                                                QStringLiteral("rapl:core"), QStringLiteral("rapl:uncore"),
-                                               QStringLiteral("rapl:psys"), QStringLiteral("task"),
-                                               QStringLiteral("ioreport-gpu"), QStringLiteral("sim")}));
+                                               QStringLiteral("rapl:psys"), QStringLiteral("rapl:packages"),
+                                               QStringLiteral("task"), QStringLiteral("ioreport-gpu"),
+                                               QStringLiteral("sim")}));
+        // Scope, unit, source file and wrap range of each.
+        QVERIFY2(psys.value(QStringLiteral("scope")).toString().contains(QLatin1String("contains every package")),
+                 r.out.constData());
+        QCOMPARE(psys.value(QStringLiteral("unit")).toString(), QStringLiteral("uJ"));
+        QVERIFY(psys.value(QStringLiteral("source")).toString().endsWith(QLatin1String("intel-rapl:1/energy_uj")));
+        QVERIFY(psys.value(QStringLiteral("wrap_range")).toDouble() > 0);
         QCOMPARE(psys.value(QStringLiteral("available")).toBool(), true);
         QVERIFY(psys.value(QStringLiteral("description")).toString().contains(QLatin1String("intel-rapl:1")));
 #ifdef Q_OS_LINUX
@@ -87,6 +98,64 @@ private slots:
         QVERIFY2(text.contains(QLatin1String("COUNTER")) && text.contains(QLatin1String("READABLE")), r.out.constData());
         QVERIFY2(text.contains(QLatin1String("why: no such RAPL zone")), r.out.constData());
         QVERIFY2(text.contains(QLatin1String("best whole-device counter here: sim")), r.out.constData());
+    }
+
+    // A two-socket box with subzones, psys and an MMIO zone, and hwmon chips, written here.
+    void jsonListsEveryZoneAndChannelOfATree()
+    {
+        QTemporaryDir tmp;
+        const QString pc = tmp.filePath(QStringLiteral("powercap")), hw = tmp.filePath(QStringLiteral("hwmon"));
+        auto put = [](const QString& path, const QByteArray& text) {
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+        };
+        auto zone = [&](const QString& dir, const QByteArray& name) {
+            return put(dir + QStringLiteral("/name"), name + '\n') &&
+                   put(dir + QStringLiteral("/max_energy_range_uj"), "262143328850\n") &&
+                   put(dir + QStringLiteral("/energy_uj"), "12345\n");
+        };
+        for (int p = 0; p < 2; ++p) {
+            const QString pkg = pc + QStringLiteral("/intel-rapl:%1").arg(p);
+            QVERIFY(zone(pkg, "package-" + QByteArray::number(p)));
+            QVERIFY(zone(pkg + QStringLiteral("/intel-rapl:%1:0").arg(p), "core"));
+            QVERIFY(zone(pkg + QStringLiteral("/intel-rapl:%1:1").arg(p), "dram"));
+        }
+        QVERIFY(zone(pc + QStringLiteral("/intel-rapl:2"), "psys"));
+        QVERIFY(zone(pc + QStringLiteral("/intel-rapl-mmio:0"), "package-0"));
+        QVERIFY(put(hw + QStringLiteral("/hwmon0/name"), "zenergy\n") &&
+                put(hw + QStringLiteral("/hwmon0/energy1_input"), "100\n") &&
+                put(hw + QStringLiteral("/hwmon0/energy1_label"), "Esocket0\n"));
+        QVERIFY(put(hw + QStringLiteral("/hwmon1/name"), "amdgpu\n") &&
+                put(hw + QStringLiteral("/hwmon1/power1_average"), "15000000\n"));
+        const QStringList roots{QStringLiteral("--powercap-root"), pc, QStringLiteral("--hwmon-root"), hw,
+                                QStringLiteral("--nvml-library"), QStringLiteral(JB_FIXTURES "/counters/no-such-nvml.so")};
+        const Run r = cli(QStringList{QStringLiteral("--json")} + roots);
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QMap<QString, QJsonObject> by;
+        for (const QJsonValue& v : QJsonDocument::fromJson(r.out).array())
+            by[v.toObject().value(QStringLiteral("spec")).toString()] = v.toObject();
+        for (const char* spec : {"rapl:package-0", "rapl:package-0/core", "rapl:package-0/dram", "rapl:package-1",
+                                 "rapl:package-1/core", "rapl:package-1/dram", "rapl:psys", "rapl:mmio/package-0",
+                                 "rapl:packages", "hwmon:zenergy:Esocket0", "hwmon:amdgpu:power1"}) {
+            const QJsonObject o = by.value(QString::fromLatin1(spec));
+            QVERIFY2(!o.isEmpty(), spec);
+            QVERIFY2(o.value(QStringLiteral("available")).toBool(), spec);
+            QVERIFY2(!o.value(QStringLiteral("scope")).toString().isEmpty(), spec);
+            QVERIFY2(!o.value(QStringLiteral("unit")).toString().isEmpty(), spec);
+        }
+        QCOMPARE(by[QStringLiteral("hwmon:amdgpu:power1")].value(QStringLiteral("unit")).toString(),
+                 QStringLiteral("uW (integrated from power readings)"));
+        QVERIFY(by[QStringLiteral("hwmon:zenergy:Esocket0")].value(QStringLiteral("wrap_range")).isNull());
+        // A refused overlap is a usage error naming both and which to keep.
+        const Run m = cli(QStringList{QStringLiteral("--counter"), QStringLiteral("rapl:psys"), QStringLiteral("--counter"),
+                                      QStringLiteral("rapl:package-1")} +
+                              roots + QStringList{QStringLiteral("--"), QStringLiteral("/bin/true")},
+                          QStringLiteral("measure"));
+        QCOMPARE(m.exit_code, 2);
+        QVERIFY2(m.err.contains("--counter rapl:psys and --counter rapl:package-1 overlap") &&
+                     m.err.contains("keep rapl:psys for the platform total"),
+                 m.err.constData());
     }
 
     void badFlagsAreUsageErrors()

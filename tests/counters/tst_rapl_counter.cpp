@@ -67,6 +67,10 @@ private slots:
         for (auto it = info.begin(); it != info.end(); ++it)
             keys.push_back(it.key());
         QCOMPARE(keys, (std::vector<std::string>{"kind", "path", "name", "max_energy_range_uj", "unit"}));
+        // With a scope (as the registry opens it), the scope follows as a new key.
+        auto scoped = RaplCounter::open(s(zone), "rapl:psys", "the whole platform");
+        QVERIFY(scoped.ok());
+        QCOMPARE(scoped.value()->info()["scope"].get<std::string>(), std::string("the whole platform"));
         QCOMPARE(info["kind"].get<std::string>(), std::string("rapl"));
         QCOMPARE(info["path"].get<std::string>(), s(zone));
         QCOMPARE(info["name"].get<std::string>(), std::string("psys"));

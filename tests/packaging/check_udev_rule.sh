@@ -12,14 +12,20 @@ rule=$dir/60-joulebench-powercap.rules
 lines=$(grep -v '^[[:space:]]*#' "$rule" | grep -v '^[[:space:]]*$' || true)
 [ -n "$lines" ] || fail "$rule has no rule"
 while IFS= read -r line; do
-    case "$line" in *'SUBSYSTEM=="powercap"'*) ;; *) fail "$rule: a rule without SUBSYSTEM==\"powercap\": $line" ;; esac
-    case "$line" in *energy_uj*) ;; *) fail "$rule: a rule that does not name energy_uj: $line" ;; esac
+    case "$line" in
+    *'SUBSYSTEM=="powercap"'*)
+        case "$line" in *energy_uj*) ;; *) fail "$rule: a rule that does not name energy_uj: $line" ;; esac
+        printf '%s\n' "$line" | grep -q "chgrp $group /sys%p/energy_uj" || fail "$rule: energy_uj is not given to the group $group: $line" ;;
+    *'SUBSYSTEM=="hwmon"'*)
+        case "$line" in *'energy*_input'*) ;; *) fail "$rule: a hwmon rule that does not name energy*_input: $line" ;; esac
+        printf '%s\n' "$line" | grep -q "chgrp $group " || fail "$rule: hwmon energy files are not given to the group $group: $line" ;;
+    *) fail "$rule: a rule without SUBSYSTEM==\"powercap\" or \"hwmon\": $line" ;;
+    esac
     case "$line" in *MODE=* | *OWNER=* | *GROUP=*) fail "$rule: MODE/OWNER/GROUP act on /dev nodes, not sysfs: $line" ;; esac
     # Every program udev runs is given by absolute path (udev has no PATH).
     for prog in $(printf '%s\n' "$line" | grep -o 'RUN+="[^" ]*' | sed 's/RUN+="//'); do
         case "$prog" in /*) ;; *) fail "$rule: RUN program '$prog' is not an absolute path" ;; esac
     done
-    printf '%s\n' "$line" | grep -q "chgrp $group /sys%p/energy_uj" || fail "$rule: energy_uj is not given to the group $group: $line"
     modes=$(printf '%s\n' "$line" | grep -o 'chmod [^ "]*' | sed 's/chmod //')
     [ -n "$modes" ] || fail "$rule: no chmod of energy_uj: $line"
     for m in $modes; do

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 using jb::CounterModel;
+using jb::CounterDetails;
 using jb::CounterStatus;
 
 namespace {
@@ -58,6 +59,16 @@ void TestCounterModel::showsAvailabilityAndReason()
     QVERIFY(m.index(2, 1).data().toString().startsWith(QStringLiteral("available")));
     QVERIFY(m.index(1, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("around each round")));
     QCOMPARE(m.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Availability"));
+    // Scope, unit and wrap range, where given, are in the tooltip.
+    CounterDetails d;
+    d.scope = "CPU socket 0";
+    d.unit = "uJ";
+    d.wrap_range = 262143328850;
+    m.setCounters(fixture(), {d});
+    const QString tip = m.index(0, 0).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("Scope: CPU socket 0")) && tip.contains(QStringLiteral("Unit: uJ; wraps at 262143328850")),
+             qPrintable(tip));
+    QVERIFY(!m.index(1, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Scope:")));
 }
 
 void TestCounterModel::checksOnlyAvailableCounters()

@@ -8,11 +8,13 @@ namespace jb {
 
 CounterModel::CounterModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void CounterModel::setCounters(std::vector<CounterStatus> list)
+void CounterModel::setCounters(std::vector<CounterStatus> list, std::vector<CounterDetails> details)
 {
     const QStringList keep = checked();
     beginResetModel();
     list_ = std::move(list);
+    details_ = std::move(details);
+    details_.resize(list_.size());
     checked_.assign(list_.size(), false);
     endResetModel();
     setChecked(keep);
@@ -83,6 +85,13 @@ QVariant CounterModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole: {
         QString tip = desc;
+        const CounterDetails& d = details_[std::size_t(index.row())];
+        if (!d.scope.empty())
+            tip += tr("\nScope: %1").arg(QString::fromStdString(d.scope));
+        if (!d.unit.empty())
+            tip += tr("\nUnit: %1").arg(QString::fromStdString(d.unit));
+        if (d.wrap_range > 0)
+            tip += tr("; wraps at %1").arg(d.wrap_range);
         tip += c.whole_device ? tr("\nRead every sample period (whole device).")
                               : tr("\nRead around each round (the child's own figures).");
         if (!c.available)

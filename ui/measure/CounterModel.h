@@ -16,7 +16,8 @@ public:
     enum Column { CounterCol, AvailabilityCol, ColumnCount };
     explicit CounterModel(QObject* parent = nullptr);
 
-    void setCounters(std::vector<CounterStatus> list);
+    // details[i] (scope, unit, wrap range) goes into the tooltip of list[i]; may be empty.
+    void setCounters(std::vector<CounterStatus> list, std::vector<CounterDetails> details = {});
     const std::vector<CounterStatus>& counters() const { return list_; }
     const CounterStatus* find(const QString& spec) const;
 
@@ -37,6 +38,7 @@ signals:
 
 private:
     std::vector<CounterStatus> list_;
+    std::vector<CounterDetails> details_;
     std::vector<bool> checked_;
 };
 

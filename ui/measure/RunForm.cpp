@@ -256,7 +256,13 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     v->addLayout(buttons);
     setMinimumWidth(fields->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
 
-    counters_->setCounters(listCounters(options_));
+    {
+        std::vector<CounterStatus> list = listCounters(options_);
+        std::vector<CounterDetails> details;
+        for (const CounterStatus& c : list)
+            details.push_back(counterDetails(c.spec, options_));
+        counters_->setCounters(std::move(list), std::move(details));
+    }
     // Spell out first why the best counter, if it is missing, cannot be read.
     int detail = 0;
     for (int i = 0; i < int(counters_->counters().size()); ++i)
