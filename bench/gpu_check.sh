@@ -95,14 +95,21 @@ fi
 say ""
 say "1. counters"
 limit 30 "$cli" counters --nvml-library "$nvml" >"$out/counters.txt" 2>&1
+# why_of SPEC: the "why:" line of SPEC's entry (its indented lines: scope, why, ...).
+why_of() {
+    awk -v spec="$1" '
+        $1 == spec { inside = 1; next }
+        inside && /^[^ ]/ { exit }
+        inside && /^ *why: / { sub(/^ *why: /, ""); print; exit }' "$out/counters.txt"
+}
 for spec in "nvml:$gpu" "nvml-power:$gpu"; do
     line=$(grep -E "^ *${spec}[[:space:]]" "$out/counters.txt" | head -n1)
     if grep -qE "^ *${spec}[[:space:]]+yes" <<<"$line"; then
         check OK "$spec readable: $(sed -E 's/^ *[^ ]+ +[^ ]+ +//' <<<"$line")"
     else
-        why=$(grep -A1 -E "^ *${spec}[[:space:]]" "$out/counters.txt" | sed -n 's/^ *why: //p' | head -n1)
+        why=$(why_of "$spec")
         if [ -z "$line" ]; then  # not listed: NVML did not load; the plain "nvml" entry says why
-            why=$(grep -A1 -E '^ *nvml[[:space:]]' "$out/counters.txt" | sed -n 's/^ *why: //p' | head -n1)
+            why=$(why_of nvml)
         fi
         check FAIL "$spec not readable: ${why:-not listed} (counters.txt)"
     fi

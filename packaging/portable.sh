@@ -9,6 +9,7 @@
 #       libexec/              the programs (stripped) and a qt.conf pointing Qt at plugins/
 #       lib/                  every shared library ldd lists for them, but glibc's own
 #       plugins/imageformats/ the JPEG plugin the demo decoder's --format jpeg needs
+#       plugins/sqldrivers/   Qt Sql's SQLite driver: measure --out adds records to the library
 #   OUT_DIR/joulebench-VERSION-linux-ARCH.tar.gz
 #
 # Prints the folder's and the tarball's size; fails when the tarball, what travels to the other
@@ -81,6 +82,11 @@ if [ -e "$qt_plugins/imageformats/libqjpeg.so" ]; then
     mkdir -p "$dir/plugins/imageformats"
     cp -L "$qt_plugins/imageformats/libqjpeg.so" "$dir/plugins/imageformats/"
     copy_deps "$qt_plugins/imageformats/libqjpeg.so"
+fi
+if [ -e "$qt_plugins/sqldrivers/libqsqlite.so" ]; then
+    mkdir -p "$dir/plugins/sqldrivers"
+    cp -L "$qt_plugins/sqldrivers/libqsqlite.so" "$dir/plugins/sqldrivers/"
+    copy_deps "$qt_plugins/sqldrivers/libqsqlite.so"
 fi
 printf '[Paths]\nPrefix=..\nPlugins=plugins\n' >"$dir/libexec/qt.conf"
 

@@ -37,7 +37,8 @@ mkdir "$root/elsewhere"
 tar -C "$root/elsewhere" -xzf "$tarball"
 rm -rf "$root/out"
 b=$(the_one "$root"/elsewhere/joulebench-*)
-for f in joulebench-cli joulebench-demo-decoder joulebench-gpu-load gpu_check.sh libexec/qt.conf plugins/imageformats/libqjpeg.so; do
+for f in joulebench-cli joulebench-demo-decoder joulebench-gpu-load gpu_check.sh libexec/qt.conf plugins/imageformats/libqjpeg.so \
+    plugins/sqldrivers/libqsqlite.so; do
     [ -e "$b/$f" ] || fail "the bundle has no $f"
 done
 for l in "$b"/lib/*; do
@@ -80,6 +81,13 @@ bundled_runs() {  # the CLI and the demo decoder from the bundle: version, count
         grep -q '"decodes": 1' "$root/measure-$format.out" || fail "the $format measure has no round of 1 decode: $(show "measure-$format")"
         grep -q 'bundle round 1/1: 1 decodes' "$root/measure-$format.err" || fail "no round line ($format): $(show "measure-$format")"
     done
+    # --out adds the record to the library through the bundled SQLite driver.
+    rm -f "$root/library.sqlite" "$root/out.json"
+    run measure-out env JOULEBENCH_LIBRARY="$root/library.sqlite" "$b/joulebench-cli" measure --label bundle --rounds 1 \
+        --k 1 --idle-s 0.3 --counter sim --out "$root/out.json" -- "$b/joulebench-demo-decoder" serve --jobs 1 --size 64x64 ||
+        fail "bundled measure --out failed: $(show measure-out)"
+    ! grep -q 'not added to the library' "$root/measure-out.err" || fail "the bundle cannot add to the library: $(show measure-out)"
+    [ -s "$root/library.sqlite" ] || fail "measure --out wrote no library file: $(show measure-out)"
     # The GPU workload starts from the bundle and, with no driver to load, says so.
     local rc=0
     run gpuload "$b/joulebench-gpu-load" serve --cuda-library "$root/no-libcuda.so.1" || rc=$?
