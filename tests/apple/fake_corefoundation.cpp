@@ -26,20 +26,23 @@ struct Obj {
     std::int64_t number = 0;
 };
 
+// Never destroyed: CoreFoundation's objects live until the process ends, and the ledger must
+// keep pointing at them until then (a static set destroyed at exit would leave them unreachable,
+// and LeakSanitizer would report every object the ledger still knows as leaked).
 std::recursive_mutex& lock()
 {
-    static std::recursive_mutex m;
-    return m;
+    static auto* m = new std::recursive_mutex;
+    return *m;
 }
 std::unordered_set<Obj*>& objects()
 {
-    static std::unordered_set<Obj*> s;
-    return s;
+    static auto* s = new std::unordered_set<Obj*>;
+    return *s;
 }
 std::vector<std::string>& faults()
 {
-    static std::vector<std::string> f;
-    return f;
+    static auto* f = new std::vector<std::string>;
+    return *f;
 }
 
 std::string describe(const Obj* o)

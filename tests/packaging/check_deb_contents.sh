@@ -29,7 +29,7 @@ if [ "$has_gui" = 1 ]; then
     for n in 16 32 48 64 128 256 512; do expect+=("./usr/share/icons/hicolor/${n}x${n}/apps/$id.png"); done
 fi
 for f in "${expect[@]}"; do
-    printf '%s\n' "$files" | grep -qx -- "$f" || fail "$deb does not contain $f"
+    grep -qx -- "$f" <<<"$files" || fail "$deb does not contain $f"
 done
 outside=$(printf '%s\n' "$files" | grep -v '^\./$' | grep -v '^\./usr/' || true)
 [ -z "$outside" ] || fail "$deb installs outside /usr: $outside"
@@ -39,6 +39,6 @@ leaked=$(printf '%s\n' "$files" | grep -E '\.a$|/include/|/tst_|jb_svg2png|/lib/
 # Maintainer scripts: present and executable (dpkg runs them).
 ctrl=$(dpkg-deb --ctrl-tarfile "$deb" | tar -tvf -)
 for s in postinst postrm; do
-    printf '%s\n' "$ctrl" | grep -qE "^-rwxr-xr-x .* \./$s$" || fail "$deb: control member $s missing or not 0755"
+    grep -qE "^-rwxr-xr-x .* \./$s$" <<<"$ctrl" || fail "$deb: control member $s missing or not 0755"
 done
 echo "ok: $deb"

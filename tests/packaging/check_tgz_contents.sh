@@ -11,7 +11,7 @@ top=$(printf '%s\n' "$files" | head -n1 | cut -d/ -f1)
 expect=("$top/bin/joulebench-cli" "$top/bin/joulebench-demo-decoder")
 [ "$has_gui" = 1 ] && expect+=("$top/bin/joulebench")
 for f in "${expect[@]}"; do
-    printf '%s\n' "$files" | grep -qx -- "$f" || fail "$tgz does not contain $f"
+    grep -qx -- "$f" <<<"$files" || fail "$tgz does not contain $f"
 done
 others=$(printf '%s\n' "$files" | grep -v "^$top/" || true)
 [ -z "$others" ] || fail "$tgz has files outside its top folder $top/: $others"

@@ -15,10 +15,10 @@ while IFS= read -r line; do
     case "$line" in
     *'SUBSYSTEM=="powercap"'*)
         case "$line" in *energy_uj*) ;; *) fail "$rule: a rule that does not name energy_uj: $line" ;; esac
-        printf '%s\n' "$line" | grep -q "chgrp $group /sys%p/energy_uj" || fail "$rule: energy_uj is not given to the group $group: $line" ;;
+        grep -q "chgrp $group /sys%p/energy_uj" <<<"$line" || fail "$rule: energy_uj is not given to the group $group: $line" ;;
     *'SUBSYSTEM=="hwmon"'*)
         case "$line" in *'energy*_input'*) ;; *) fail "$rule: a hwmon rule that does not name energy*_input: $line" ;; esac
-        printf '%s\n' "$line" | grep -q "chgrp $group " || fail "$rule: hwmon energy files are not given to the group $group: $line" ;;
+        grep -q "chgrp $group " <<<"$line" || fail "$rule: hwmon energy files are not given to the group $group: $line" ;;
     *) fail "$rule: a rule without SUBSYSTEM==\"powercap\" or \"hwmon\": $line" ;;
     esac
     case "$line" in *MODE=* | *OWNER=* | *GROUP=*) fail "$rule: MODE/OWNER/GROUP act on /dev nodes, not sysfs: $line" ;; esac
