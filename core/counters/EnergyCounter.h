@@ -10,6 +10,26 @@
 
 namespace jb {
 
+// Energy from power readings, for the counters that only have a power sensor (hwmon power
+// channels, nvml-power): trapezoids between reads. W x ns = nJ.
+class PowerIntegral {
+public:
+    PowerIntegral(double first_w, std::int64_t t_ns) : last_w_(first_w), last_ns_(t_ns) {}
+    // The energy since the first reading, with this reading at t_ns.
+    std::int64_t addNj(double w, std::int64_t t_ns)
+    {
+        total_nj_ += (last_w_ + w) / 2.0 * double(t_ns - last_ns_);
+        last_w_ = w;
+        last_ns_ = t_ns;
+        return std::int64_t(total_nj_);
+    }
+
+private:
+    double last_w_;
+    std::int64_t last_ns_;
+    double total_nj_ = 0;
+};
+
 class EnergyCounter {
 public:
     virtual ~EnergyCounter() = default;

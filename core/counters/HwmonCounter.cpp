@@ -107,8 +107,7 @@ class HwmonPowerCounter final : public EnergyCounter {
 public:
     HwmonPowerCounter(HwmonChannel ch, std::int64_t first_uw)
         : ch_(std::move(ch))
-        , last_uw_(first_uw)
-        , last_t_ns_(monotonicNs())
+        , energy_(double(first_uw) * 1e-6, monotonicNs())
     {
     }
     std::string spec() const override { return spec_.empty() ? ch_.spec : spec_; }
@@ -119,11 +118,7 @@ public:
         const std::int64_t t = monotonicNs();
         if (!now)
             return Error{now.error()};
-        // uW x ns = 1e-15 J = 1e-6 nJ
-        total_nj_ += (double(last_uw_) + double(*now)) / 2.0 * double(t - last_t_ns_) * 1e-6;
-        last_uw_ = *now;
-        last_t_ns_ = t;
-        return std::int64_t(total_nj_);
+        return energy_.addNj(double(*now) * 1e-6, t);
     }
     nlohmann::ordered_json info() const override
     {
@@ -143,9 +138,7 @@ public:
 private:
     HwmonChannel ch_;
     std::string spec_;
-    std::int64_t last_uw_ = 0;
-    std::int64_t last_t_ns_ = 0;
-    double total_nj_ = 0;
+    PowerIntegral energy_;
 };
 
 Result<HwmonChannel> channelFor(const std::string& spec, const CounterOptions& opt)

@@ -101,7 +101,7 @@ private:
 class NvmlPowerCounter final : public EnergyCounter {
 public:
     NvmlPowerCounter(NvmlDevice dev, std::uint32_t first_mw)
-        : dev_(std::move(dev)), last_mw_(first_mw), last_ns_(monotonicNs())
+        : dev_(std::move(dev)), energy_(double(first_mw) / 1000.0, monotonicNs())
     {}
 
     std::string spec() const override { return dev_.spec; }
@@ -111,12 +111,7 @@ public:
         auto mw = dev_.lib->powerUsageMw(dev_.device);
         if (!mw)
             return dev_.error(mw.error());
-        const std::int64_t t = monotonicNs();
-        // mW x ns = 1e-12 J = 1e-3 nJ.
-        energy_nj_ += (double(last_mw_) + double(*mw)) / 2.0 * double(t - last_ns_) / 1000.0;
-        last_mw_ = *mw;
-        last_ns_ = t;
-        return std::int64_t(energy_nj_);
+        return energy_.addNj(double(*mw) / 1000.0, monotonicNs());
     }
 
     nlohmann::ordered_json info() const override
@@ -128,9 +123,7 @@ public:
 
 private:
     NvmlDevice dev_;
-    std::uint32_t last_mw_;
-    std::int64_t last_ns_;
-    double energy_nj_ = 0;
+    PowerIntegral energy_;
 };
 
 }  // namespace
