@@ -43,11 +43,11 @@ namespace {
 // Forwards the executor's calls (worker thread) to the queue's thread.
 class Forwarder final : public JobObserver {
 public:
-    Forwarder(JobQueue* queue, QString name, std::function<void(const QString&, qint64)> started,
+    Forwarder(Mailbox* mail, QString name, std::function<void(const QString&, qint64)> started,
               std::function<void(const QString&, const JobProgress&)> progress,
               std::function<void(const QString&, const QString&, const QString&)> line,
               std::function<void(const QString&, const RemoteState&)> remote)
-        : queue_(queue),
+        : mail_(mail),
           name_(std::move(name)),
           started_(std::move(started)),
           progress_(std::move(progress)),
@@ -56,28 +56,23 @@ public:
     {}
     void remoteState(const RemoteState& st) override
     {
-        QMetaObject::invokeMethod(
-            queue_, [f = remote_, n = name_, st] { f(n, st); }, Qt::QueuedConnection);
+        mail_->post([f = remote_, n = name_, st] { f(n, st); });
     }
     void started(std::int64_t pid) override
     {
-        QMetaObject::invokeMethod(
-            queue_, [f = started_, n = name_, pid] { f(n, qint64(pid)); }, Qt::QueuedConnection);
+        mail_->post([f = started_, n = name_, pid] { f(n, qint64(pid)); });
     }
     void progress(const JobProgress& p) override
     {
-        QMetaObject::invokeMethod(
-            queue_, [f = progress_, n = name_, p] { f(n, p); }, Qt::QueuedConnection);
+        mail_->post([f = progress_, n = name_, p] { f(n, p); });
     }
     void logLine(const std::string& stream, const std::string& line) override
     {
-        QMetaObject::invokeMethod(
-            queue_, [f = line_, n = name_, s = q(stream), l = QString::fromUtf8(line)] { f(n, s, l); },
-            Qt::QueuedConnection);
+        mail_->post([f = line_, n = name_, s = q(stream), l = QString::fromUtf8(line)] { f(n, s, l); });
     }
 
 private:
-    JobQueue* queue_;
+    Mailbox* mail_;
     QString name_;
     std::function<void(const QString&, qint64)> started_;
     std::function<void(const QString&, const JobProgress&)> progress_;
@@ -123,7 +118,7 @@ void JobQueue::start()
     started_ = true;
     // Every signal comes from the event loop, never from inside start().
     QMetaObject::invokeMethod(
-        this, [this] { begin(); }, Qt::QueuedConnection);
+        this, [this] { begin(); });
 }
 
 void JobQueue::begin()
@@ -210,9 +205,7 @@ void JobQueue::begin()
                 problem = info.error();
         }
         nlohmann::json src = source ? *source : nlohmann::json();
-        QMetaObject::invokeMethod(
-            this, [this, problem, src, gpus] { prepared(problem.empty(), problem, src, gpus); },
-            Qt::QueuedConnection);
+        mail_.post([this, problem, src, gpus] { prepared(problem.empty(), problem, src, gpus); });
     });
 }
 
@@ -325,10 +318,9 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
     };
     running_[index] = std::move(r);
     raw->thread = std::thread([this, raw, index, executor, name, started, progress, line, remote] {
-        Forwarder fwd(this, name, started, progress, line, remote);
+        Forwarder fwd(&mail_, name, started, progress, line, remote);
         raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
-        QMetaObject::invokeMethod(
-            this, [this, index] { jobDone(index); }, Qt::QueuedConnection);
+        mail_.post([this, index] { jobDone(index); });
     });
 }
 

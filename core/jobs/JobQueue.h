@@ -4,6 +4,7 @@
 // one job per allowed GPU at a time and jobs on different GPUs at once, and writes each job's
 // manifest. Event-driven on the thread it lives in (provenance and jobs run on worker threads),
 // so a GUI page and the CLI drive it alike and tell its story from its signals.
+#include "base/Mailbox.h"
 #include "jobs/JobExecutor.h"
 #include "jobs/JobFile.h"
 #include "jobs/Manifest.h"
@@ -96,6 +97,7 @@ private:
     void finishIfDone();
     void driverLine(const QString& name, const QString& line);
 
+    Mailbox mail_{this};  // worker threads hand their news to this thread here
     JobFile file_;
     std::shared_ptr<JobExecutor> executor_;
     QueueOptions options_;

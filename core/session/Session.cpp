@@ -122,8 +122,7 @@ void Session::start()
                                                  std::int64_t(std::llround(plan_.sample_ms * 1e6)));
         const QString qspec = QString::fromStdString(spec);
         sampler->setErrorHandler([this, qspec](const std::string& msg) {
-            QMetaObject::invokeMethod(this, [this, qspec, m = QString::fromStdString(msg)] { onSamplerError(qspec, m); },
-                                      Qt::QueuedConnection);
+            mail_.post([this, qspec, m = QString::fromStdString(msg)] { onSamplerError(qspec, m); });
         });
         samplers_.push_back(std::move(sampler));
     }

@@ -6,6 +6,7 @@
 //
 // Signals are past tense and carry values; no exception crosses a thread. A run that fails
 // still emits finished() with an aborted record holding every round done.
+#include "base/Mailbox.h"
 #include "child/Protocol.h"
 #include "counters/EnergyCounter.h"
 #include "counters/GpuTime.h"
@@ -101,6 +102,7 @@ private:
     void onSamplerError(const QString& spec, const QString& message);
     Record baseRecord() const;
 
+    Mailbox mail_{this};  // sampler threads report errors to this thread here
     Plan plan_;
     State state_ = State::Idle;
     std::vector<std::unique_ptr<Sampler>> samplers_;
