@@ -4,8 +4,6 @@
 #include "jobs/JobRun.h"
 #include "jobs/Provenance.h"
 
-#include <QMetaObject>
-
 #include <algorithm>
 #include <cmath>
 
@@ -116,9 +114,9 @@ void JobQueue::start()
     if (started_)
         return;
     started_ = true;
-    // Every signal comes from the event loop, never from inside start().
-    QMetaObject::invokeMethod(
-        this, [this] { begin(); });
+    // Every signal comes from the event loop, never from inside start() (a plain invokeMethod
+    // on this thread would call begin() now: the CLI's queueFinished would come before exec()).
+    mail_.post([this] { begin(); });
 }
 
 void JobQueue::begin()
