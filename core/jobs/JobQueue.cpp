@@ -4,6 +4,7 @@
 #include "jobs/JobRun.h"
 #include "jobs/Provenance.h"
 
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +32,7 @@ struct JobQueue::Running {
     JobLaunch launch;
     int gpu = -1;
     std::atomic<bool> cancel{false};
+    bool cancelled_alone = false;  // cancelJob(), not cancel()
     std::thread thread;
     std::set<std::string> overlapped;   // jobs that ran at the same time
     std::optional<JobOutcome> outcome;  // set by the worker before it ends
@@ -85,6 +87,7 @@ JobQueue::JobQueue(JobFile file, std::shared_ptr<JobExecutor> executor, QueueOpt
 {
     qRegisterMetaType<jb::JobManifest>();
     qRegisterMetaType<jb::QueueSummary>();
+    qRegisterMetaType<jb::JobProgress>();
 }
 
 JobQueue::~JobQueue()
@@ -309,6 +312,7 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
     auto progress = [this](const QString& n, const JobProgress& p) {
         Q_EMIT jobProgress(n, p.elapsed_seconds, qint64(p.peak_memory_mib),
                            p.power_w ? *p.power_w : std::nan(""));
+        Q_EMIT jobSample(n, p);
     };
     auto line = [this](const QString& n, const QString& s, const QString& l) { Q_EMIT logLine(n, s, l); };
     auto remote = [this](const QString& n, const RemoteState& st) {
@@ -320,12 +324,16 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
         raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
         mail_.post([this, index] { jobDone(index); });
     });
+    Q_EMIT jobLaunched(name, gpu, q(*run_dir));
 }
 
 JobManifest JobQueue::manifestFor(std::size_t index, const Running& r) const
 {
-    return makeJobManifest(file_, index, r.launch, *r.outcome, source_,
-                           std::vector<std::string>(r.overlapped.begin(), r.overlapped.end()));
+    JobManifest m = makeJobManifest(file_, index, r.launch, *r.outcome, source_,
+                                    std::vector<std::string>(r.overlapped.begin(), r.overlapped.end()));
+    if (r.cancelled_alone && m.status == JobStatus::Cancelled)
+        m.notes.push_back("cancelled on its own while the queue ran; the queue went on with the other jobs");
+    return m;
 }
 
 Status JobQueue::writeManifest(const JobManifest& m, const std::string& run_dir)
@@ -379,6 +387,29 @@ void JobQueue::cancel()
     // The preparation, if still going, reports back and finds the queue cancelled.
     if (ready_)
         finishIfDone();
+}
+
+bool JobQueue::cancelJob(const QString& name)
+{
+    for (std::size_t i = 0; i < file_.jobs.size(); ++i)
+        if (q(file_.jobs[i].name) == name)
+            return cancelJob(i);
+    return false;
+}
+
+bool JobQueue::cancelJob(std::size_t index)
+{
+    if (finished_)
+        return false;
+    const auto it = running_.find(index);
+    if (it == running_.end() || it->second->cancel.load())
+        return false;
+    Running& r = *it->second;
+    r.cancelled_alone = true;
+    r.cancel.store(true);
+    driverLine(q(file_.jobs[index].name),
+               QStringLiteral("CANCEL: ending this job on its own; the queue goes on with the other jobs"));
+    return true;
 }
 
 void JobQueue::finishIfDone()
