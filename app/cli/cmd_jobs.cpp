@@ -90,12 +90,13 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     jb::JobQueue queue(file, executor, jb::QueueOptions{dry});
     int exit_code = kOk;
     QObject::connect(&queue, &jb::JobQueue::jobPreserved,
-                     [](const QString& n, const QString& path, const QString& st) {
-                         out() << "PRESERVE " << n << " status=" << st << " -> " << path << Qt::endl;
+                     [](const QString& n, const QString& path, jb::JobStatus st) {
+                         out() << "PRESERVE " << n << " status=" << toQ(jb::statusName(st)) << " -> " << path
+                               << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobSkipped,
-                     [](const QString& n, const QString& state, const QString& why) {
-                         out() << state.toUpper() << ' ' << n << ": " << why << " (not touched)" << Qt::endl;
+                     [](const QString& n, jb::DiskState state, const QString& why) {
+                         out() << toQ(jb::diskStateName(state)).toUpper() << ' ' << n << ": " << why << " (not touched)" << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobWouldRun,
                      [](const QString& n, const QString& gpu, const QStringList& argv) {

@@ -88,6 +88,8 @@ JobQueue::JobQueue(JobFile file, std::shared_ptr<JobExecutor> executor, QueueOpt
     qRegisterMetaType<jb::JobManifest>();
     qRegisterMetaType<jb::QueueSummary>();
     qRegisterMetaType<jb::JobProgress>();
+    qRegisterMetaType<jb::JobStatus>();
+    qRegisterMetaType<jb::DiskState>();
 }
 
 JobQueue::~JobQueue()
@@ -136,7 +138,7 @@ void JobQueue::begin()
     // What is on disk decides what runs: manifests are preserved, orphans left for an audit.
     for (std::size_t i = 0; i < file_.jobs.size(); ++i) {
         const JobSpec& job = file_.jobs[i];
-        const JobDiskInfo d = inspectJob(file_.output_root, job.name);
+        const JobDiskInfo d = inspectJob(file_.output_root, job.name, options_.proc_root);
         const QString name = q(job.name);
         switch (d.state) {
         case DiskState::NotRun:
@@ -144,19 +146,19 @@ void JobQueue::begin()
             break;
         case DiskState::Preserved:
             ++summary_.preserved;
-            Q_EMIT jobPreserved(name, q(d.manifest_path), q(statusName(d.manifest->status)));
+            Q_EMIT jobPreserved(name, q(d.manifest_path), d.manifest->status);
             break;
         case DiskState::Orphaned:
             ++summary_.orphaned;
-            Q_EMIT jobSkipped(name, QStringLiteral("orphaned"), q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Orphaned, q(d.detail));
             break;
         case DiskState::Running:
             ++summary_.running_elsewhere;
-            Q_EMIT jobSkipped(name, QStringLiteral("running"), q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Running, q(d.detail));
             break;
         case DiskState::Conflict:
             ++summary_.conflicts;
-            Q_EMIT jobSkipped(name, QStringLiteral("conflict"), q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Conflict, q(d.detail));
             break;
         case DiskState::Submitted:
             // Submitted by an earlier driver that is gone: watched again, not submitted again.
@@ -164,7 +166,7 @@ void JobQueue::begin()
                 adopt_[i] = {d.run_dir, d.remote_job_id};
             } else {
                 ++summary_.orphaned;
-                Q_EMIT jobSkipped(name, QStringLiteral("orphaned"),
+                Q_EMIT jobSkipped(name, DiskState::Orphaned,
                                   q(d.detail + (options_.dry_run ? "" : "; run it with the slurm executor to watch it")));
             }
             break;
@@ -276,8 +278,8 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
 {
     const JobSpec& job = file_.jobs[index];
     const QString name = q(job.name);
-    auto run_dir = adopt_run_dir.empty() ? createRunDirectory(file_.output_root, job.name)
-                                         : claimRunDirectory(adopt_run_dir);
+    auto run_dir = adopt_run_dir.empty() ? createRunDirectory(file_.output_root, job.name, options_.proc_root)
+                                         : claimRunDirectory(adopt_run_dir, options_.proc_root);
     if (!run_dir) {
         ++summary_.failed;
         driverLine(name, q(run_dir.error()));

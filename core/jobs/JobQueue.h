@@ -46,6 +46,7 @@ struct QueueSummary {
 
 struct QueueOptions {
     bool dry_run = false;
+    std::string proc_root = "/proc";  // where run folders' drivers are looked up (tests: a fake)
 };
 
 class JobQueue : public QObject {
@@ -71,9 +72,9 @@ public:
     const JobFile& jobFile() const { return file_; }
 
 Q_SIGNALS:
-    void jobPreserved(const QString& name, const QString& manifestPath, const QString& status);
-    // state: "orphaned", "running" (another driver) or "conflict"; the job is left untouched.
-    void jobSkipped(const QString& name, const QString& state, const QString& detail);
+    void jobPreserved(const QString& name, const QString& manifestPath, jb::JobStatus status);
+    // state: Orphaned, Running (another driver) or Conflict; the job is left untouched.
+    void jobSkipped(const QString& name, jb::DiskState state, const QString& detail);
     void jobWouldRun(const QString& name, const QString& gpu, const QStringList& argv);  // dry run
     // The job was handed to the executor on gpu (-1: the executor places it), logs in runDir:
     // before its idle bracket and its process (jobStarted follows with the pid).
@@ -131,3 +132,5 @@ private:
 
 Q_DECLARE_METATYPE(jb::QueueSummary)
 Q_DECLARE_METATYPE(jb::JobProgress)
+Q_DECLARE_METATYPE(jb::JobStatus)
+Q_DECLARE_METATYPE(jb::DiskState)

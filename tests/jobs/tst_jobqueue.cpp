@@ -66,11 +66,11 @@ void connectStory(jb::JobQueue& q, Story& s)
                          s.manifest_paths[n.toStdString()] = p.toStdString();
                      });
     QObject::connect(&q, &jb::JobQueue::jobSkipped,
-                     [&s](const QString& n, const QString& state, const QString&) {
-                         s.skipped[n.toStdString()] = state.toStdString();
+                     [&s](const QString& n, jb::DiskState state, const QString&) {
+                         s.skipped[n.toStdString()] = jb::diskStateName(state);
                      });
     QObject::connect(&q, &jb::JobQueue::jobPreserved,
-                     [&s](const QString& n, const QString& p, const QString&) {
+                     [&s](const QString& n, const QString& p, jb::JobStatus) {
                          s.preserved[n.toStdString()] = p.toStdString();
                      });
     QObject::connect(&q, &jb::JobQueue::jobWouldRun,

@@ -446,7 +446,7 @@ bool JobsPage::startQueue(bool dry)
 void JobsPage::connectQueue()
 {
     JobQueue* q = queue_.get();
-    connect(q, &JobQueue::jobPreserved, this, [this](const QString& n, const QString& path, const QString&) {
+    connect(q, &JobQueue::jobPreserved, this, [this](const QString& n, const QString& path, JobStatus) {
         model_->markPreserved(n, path);
     });
     connect(q, &JobQueue::jobSkipped, model_, &JobTableModel::markSkipped);
