@@ -146,10 +146,7 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     QObject::connect(&queue, &jb::JobQueue::queueFailed,
                      [&](const QString& message) { err() << command << ": " << message << Qt::endl; });
     QObject::connect(&queue, &jb::JobQueue::queueFinished, [&](const jb::QueueSummary& s) {
-        out() << "jobs: " << s.completed << " completed, " << s.failed << " failed, " << s.preserved
-              << " preserved, " << s.orphaned << " orphaned, " << s.running_elsewhere
-              << " running elsewhere, " << s.conflicts << " conflicting, " << s.not_started << " not started"
-              << (s.dry_run ? " (dry run)" : "") << (s.cancelled ? " (cancelled)" : "") << Qt::endl;
+        out() << "jobs: " << toQ(jb::queueSummaryText(s)) << Qt::endl;
         exit_code = s.refused ? kUsage : s.allOk() ? kOk : kAborted;
         QCoreApplication::exit(exit_code);
     });

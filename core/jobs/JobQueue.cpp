@@ -27,6 +27,24 @@ QStringList qlist(const std::vector<std::string>& v)
 
 }  // namespace
 
+std::string queueSummaryText(const QueueSummary& s)
+{
+    const std::string rest = std::to_string(s.preserved) + " preserved, " + std::to_string(s.orphaned) +
+        " orphaned, " + std::to_string(s.running_elsewhere) + " running elsewhere, " +
+        std::to_string(s.conflicts) + " conflicting";
+    std::string text;
+    if (s.dry_run) {
+        const int would_run = s.total - s.preserved - s.orphaned - s.running_elsewhere - s.conflicts - s.not_started;
+        text = std::to_string(would_run) + " job(s) would run; " + rest;
+    } else {
+        text = std::to_string(s.completed) + " completed, " + std::to_string(s.failed) + " failed, " + rest + ", " +
+            std::to_string(s.not_started) + " not started";
+    }
+    if (s.cancelled)
+        text += " (stopped)";
+    return text;
+}
+
 // One job on a worker thread.
 struct JobQueue::Running {
     JobLaunch launch;

@@ -44,6 +44,12 @@ struct QueueSummary {
     }
 };
 
+// The queue's end in one sentence, as the Jobs page and `joulebench-cli jobs run` both print it
+// (each puts its own lead before it): "1 completed, 2 failed, 0 preserved, 0 orphaned, 0 running
+// elsewhere, 0 conflicting, 0 not started", for a dry run "2 job(s) would run; 0 preserved, 0
+// orphaned, 0 running elsewhere, 0 conflicting"; " (stopped)" after a queue that was cancelled.
+std::string queueSummaryText(const QueueSummary& s);
+
 struct QueueOptions {
     bool dry_run = false;
     std::string proc_root = "/proc";  // where run folders' drivers are looked up (tests: a fake)

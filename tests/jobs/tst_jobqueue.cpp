@@ -529,6 +529,31 @@ private Q_SLOTS:
         QVERIFY(!q.cancelJob(QStringLiteral("long")));  // the queue is over
     }
 
+    void summarySentence()
+    {
+        jb::QueueSummary s;
+        s.total = 6;
+        s.completed = 1;
+        s.failed = 2;
+        s.preserved = 1;
+        s.orphaned = 1;
+        s.conflicts = 1;
+        QCOMPARE(jb::queueSummaryText(s), std::string("1 completed, 2 failed, 1 preserved, 1 orphaned, 0 running "
+                                                      "elsewhere, 1 conflicting, 0 not started"));
+        s.cancelled = true;
+        s.not_started = 1;
+        s.failed = 1;
+        QCOMPARE(jb::queueSummaryText(s), std::string("1 completed, 1 failed, 1 preserved, 1 orphaned, 0 running "
+                                                      "elsewhere, 1 conflicting, 1 not started (stopped)"));
+        jb::QueueSummary dry;
+        dry.dry_run = true;
+        dry.total = 5;
+        dry.preserved = 1;
+        dry.running_elsewhere = 1;
+        QCOMPARE(jb::queueSummaryText(dry),
+                 std::string("3 job(s) would run; 1 preserved, 0 orphaned, 1 running elsewhere, 0 conflicting"));
+    }
+
     void destroyedMidRunStillRecords()
     {
         Machine m;

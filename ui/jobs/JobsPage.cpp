@@ -506,28 +506,8 @@ void JobsPage::connectQueue()
     connect(q, &JobQueue::queueFinished, this, [this](const QueueSummary& s) {
         model_->markNotStarted(s.refused ? tr("Not started: the queue was refused.")
                                          : tr("Not started: the queue was stopped."));
-        QString line =
-            tr("Queue over: %1 completed, %2 failed, %3 preserved, %4 orphaned, %5 running elsewhere, "
-               "%6 conflicting, %7 not started")
-                .arg(s.completed)
-                .arg(s.failed)
-                .arg(s.preserved)
-                .arg(s.orphaned)
-                .arg(s.running_elsewhere)
-                .arg(s.conflicts)
-                .arg(s.not_started);
-        if (s.dry_run)
-            line = tr("Dry run over: %n job(s) would run; %1 preserved, %2 orphaned, %3 running elsewhere, "
-                      "%4 conflicting.",
-                      nullptr,
-                      int(s.total - s.preserved - s.orphaned - s.running_elsewhere - s.conflicts -
-                          s.not_started))
-                       .arg(s.preserved)
-                       .arg(s.orphaned)
-                       .arg(s.running_elsewhere)
-                       .arg(s.conflicts);
-        if (s.cancelled)
-            line += tr(" (stopped)");
+        const QString line = (s.dry_run ? tr("Dry run over: ") : tr("Queue over: ")) +
+            QString::fromStdString(queueSummaryText(s));
         status_->setText(line);
         if (bannerLevel_ != Banner::Error && !s.refused) {  // a refusal: queueFailed said why
             if (s.failed > 0)
