@@ -4,6 +4,7 @@
 // as it is on disk (and in Slurm).
 #include "CliCommon.h"
 #include "Commands.h"
+#include "base/Mailbox.h"
 #include "base/StopSignals.h"
 
 #include "jobs/JobFile.h"
@@ -265,10 +266,10 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
 }
 
 // The executor's lines on stderr (the job's own output is in its logs), printed on the main
-// thread (the executor calls from its worker thread).
+// thread: the executor calls from its worker thread and hands each line over the mailbox.
 class ExecPrinter final : public jb::JobObserver {
 public:
-    explicit ExecPrinter(QString name) : name_(std::move(name)) {}
+    ExecPrinter(jb::Mailbox* mail, QString name) : mail_(mail), name_(std::move(name)) {}
     void started(std::int64_t pid) override { print(QStringLiteral("started pid=%1").arg(pid)); }
     void progress(const jb::JobProgress&) override {}
     void logLine(const std::string& stream, const std::string& line) override
@@ -280,9 +281,9 @@ public:
 private:
     void print(const QString& text)
     {
-        QMetaObject::invokeMethod(
-            qApp, [n = name_, text] { err() << "[" << n << "] " << text << Qt::endl; }, Qt::QueuedConnection);
+        mail_->post([n = name_, text] { err() << "[" << n << "] " << text << Qt::endl; });
     }
+    jb::Mailbox* mail_;
     QString name_;
 };
 
@@ -366,10 +367,11 @@ int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFi
         cancel.store(true);
     });
     jb::JobOutcome outcome;
-    ExecPrinter printer(toQ(name));
+    jb::Mailbox mail;  // the worker's news, run on this thread
+    ExecPrinter printer(&mail, toQ(name));
     std::thread worker([&] {
         outcome = local.run(launch, printer, cancel);
-        QMetaObject::invokeMethod(qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+        mail.post([] { QCoreApplication::exit(0); });
     });
     QCoreApplication::exec();
     worker.join();
