@@ -284,6 +284,8 @@ private Q_SLOTS:
         QCOMPARE(np.status, jb::JobStatus::FailedToStart);
         QVERIFY(!np.return_code.has_value());
         QVERIFY(contains(np.notes, "'/nonexistent/train' does not exist"));
+        QVERIFY(np.termination.is_null());  // no session was started, none was ended
+        QVERIFY(np.toJson().at("termination").is_null());
 
         const jb::JobManifest& t = s.manifests.at("stubborn");
         QCOMPARE(t.status, jb::JobStatus::Timeout);
