@@ -4,6 +4,7 @@
 // as it is on disk (and in Slurm).
 #include "CliCommon.h"
 #include "Commands.h"
+#include "base/Mailbox.h"
 #include "base/StopSignals.h"
 
 #include "jobs/JobFile.h"
@@ -90,12 +91,13 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     jb::JobQueue queue(file, executor, jb::QueueOptions{dry});
     int exit_code = kOk;
     QObject::connect(&queue, &jb::JobQueue::jobPreserved,
-                     [](const QString& n, const QString& path, const QString& st) {
-                         out() << "PRESERVE " << n << " status=" << st << " -> " << path << Qt::endl;
+                     [](const QString& n, const QString& path, jb::JobStatus st) {
+                         out() << "PRESERVE " << n << " status=" << toQ(jb::statusName(st)) << " -> " << path
+                               << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobSkipped,
-                     [](const QString& n, const QString& state, const QString& why) {
-                         out() << state.toUpper() << ' ' << n << ": " << why << " (not touched)" << Qt::endl;
+                     [](const QString& n, jb::DiskState state, const QString& why) {
+                         out() << toQ(jb::diskStateName(state)).toUpper() << ' ' << n << ": " << why << " (not touched)" << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobWouldRun,
                      [](const QString& n, const QString& gpu, const QStringList& argv) {
@@ -145,10 +147,7 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     QObject::connect(&queue, &jb::JobQueue::queueFailed,
                      [&](const QString& message) { err() << command << ": " << message << Qt::endl; });
     QObject::connect(&queue, &jb::JobQueue::queueFinished, [&](const jb::QueueSummary& s) {
-        out() << "jobs: " << s.completed << " completed, " << s.failed << " failed, " << s.preserved
-              << " preserved, " << s.orphaned << " orphaned, " << s.running_elsewhere
-              << " running elsewhere, " << s.conflicts << " conflicting, " << s.not_started << " not started"
-              << (s.dry_run ? " (dry run)" : "") << (s.cancelled ? " (cancelled)" : "") << Qt::endl;
+        out() << "jobs: " << toQ(jb::queueSummaryText(s)) << Qt::endl;
         exit_code = s.refused ? kUsage : s.allOk() ? kOk : kAborted;
         QCoreApplication::exit(exit_code);
     });
@@ -267,10 +266,10 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
 }
 
 // The executor's lines on stderr (the job's own output is in its logs), printed on the main
-// thread (the executor calls from its worker thread).
+// thread: the executor calls from its worker thread and hands each line over the mailbox.
 class ExecPrinter final : public jb::JobObserver {
 public:
-    explicit ExecPrinter(QString name) : name_(std::move(name)) {}
+    ExecPrinter(jb::Mailbox* mail, QString name) : mail_(mail), name_(std::move(name)) {}
     void started(std::int64_t pid) override { print(QStringLiteral("started pid=%1").arg(pid)); }
     void progress(const jb::JobProgress&) override {}
     void logLine(const std::string& stream, const std::string& line) override
@@ -282,9 +281,9 @@ public:
 private:
     void print(const QString& text)
     {
-        QMetaObject::invokeMethod(
-            qApp, [n = name_, text] { err() << "[" << n << "] " << text << Qt::endl; }, Qt::QueuedConnection);
+        mail_->post([n = name_, text] { err() << "[" << n << "] " << text << Qt::endl; });
     }
+    jb::Mailbox* mail_;
     QString name_;
 };
 
@@ -368,10 +367,11 @@ int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFi
         cancel.store(true);
     });
     jb::JobOutcome outcome;
-    ExecPrinter printer(toQ(name));
+    jb::Mailbox mail;  // the worker's news, run on this thread
+    ExecPrinter printer(&mail, toQ(name));
     std::thread worker([&] {
         outcome = local.run(launch, printer, cancel);
-        QMetaObject::invokeMethod(qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+        mail.post([] { QCoreApplication::exit(0); });
     });
     QCoreApplication::exec();
     worker.join();

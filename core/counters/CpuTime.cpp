@@ -1,6 +1,6 @@
 #include "counters/CpuTime.h"
 
-#include "counters/SysFile.h"
+#include "counters/ProcStat.h"
 
 #include <cerrno>
 #include <charconv>
@@ -28,44 +28,30 @@ Result<std::int64_t> clockCpuNs(std::int64_t pid)
 
 Result<std::int64_t> parseProcStatCpuTicks(std::string_view line)
 {
-    const auto close = line.rfind(')');
-    if (close == std::string_view::npos)
-        return Error{"no ')' closing the command name"};
-    // Fields after the command name, counted from 3 (state): utime is 14, stime 15.
-    std::string_view rest = line.substr(close + 1);
-    std::int64_t ticks[2] = {0, 0};
-    int field = 3;
-    std::size_t pos = 0;
-    while (field <= 15) {
-        pos = rest.find_first_not_of(" \n", pos);
-        if (pos == std::string_view::npos)
-            return Error{"only " + std::to_string(field - 1) +
-                         " fields, utime and stime are fields 14 and 15"};
-        auto end = rest.find_first_of(" \n", pos);
-        if (end == std::string_view::npos)
-            end = rest.size();
-        if (field >= 14) {
-            const std::string_view tok = rest.substr(pos, end - pos);
-            std::int64_t v = 0;
-            const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
-            if (r.ec != std::errc{} || r.ptr != tok.data() + tok.size() || v < 0)
-                return Error{"field " + std::to_string(field) + " is '" + std::string(tok) +
-                             "', not a tick count"};
-            ticks[field - 14] = v;
-        }
-        pos = end;
-        ++field;
+    auto f = splitProcStat(line);
+    if (!f)
+        return Error{f.error()};
+    if (f->count() < 15)
+        return Error{"only " + std::to_string(f->count()) + " fields, utime and stime are fields 14 and 15"};
+    std::int64_t ticks = 0;
+    for (std::size_t n : {14, 15}) {
+        const std::string_view tok = f->field(n);
+        std::int64_t v = 0;
+        const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+        if (r.ec != std::errc{} || r.ptr != tok.data() + tok.size() || v < 0)
+            return Error{"field " + std::to_string(n) + " is '" + std::string(tok) + "', not a tick count"};
+        ticks += v;
     }
-    return ticks[0] + ticks[1];
+    return ticks;
 }
 
 Result<std::int64_t> procStatCpuNs(std::int64_t pid, const std::string& proc_root)
 {
+    auto text = readProcStat(proc_root, pid);
+    if (!text)
+        return Error{text.error()};
     const std::string path = proc_root + "/" + std::to_string(pid) + "/stat";
-    std::string text;
-    if (const int e = readSysFile(path, text); e != 0)
-        return Error{"cannot read " + path + ": " + std::strerror(e)};
-    auto ticks = parseProcStatCpuTicks(text);
+    auto ticks = parseProcStatCpuTicks(*text);
     if (!ticks)
         return Error{path + ": " + ticks.error()};
     const long hz = sysconf(_SC_CLK_TCK);

@@ -1,7 +1,8 @@
 #pragma once
 // CPU time of a whole process (every thread, user + system), for the simulated counter's
 // power model and the Linux `task` reader. The kernel's per-process CPU clock gives ns;
-// /proc/<pid>/stat (clock ticks) is the fallback where that clock cannot be had.
+// /proc/<pid>/stat (clock ticks, read and split by ProcStat) is the fallback where that clock
+// cannot be had.
 #include "base/Result.h"
 
 #include <cstdint>

@@ -72,6 +72,17 @@ public:
     virtual void remoteState(const RemoteState&) {}
 };
 
+// How a job's session was ended: the manifest's `termination` (sigterm_sent, sigkill_sent,
+// signalled_pids, surviving_pids, seconds).
+struct SessionEnding {
+    bool sigterm_sent = false;
+    bool sigkill_sent = false;
+    std::vector<std::int64_t> signalled;  // every pid that got a signal
+    std::vector<std::int64_t> survivors;  // still alive at the end (should be empty)
+    double seconds = 0;
+    nlohmann::json toJson() const;
+};
+
 // What happened, for the manifest.
 struct JobOutcome {
     JobStatus status = JobStatus::FailedToStart;
@@ -89,7 +100,7 @@ struct JobOutcome {
     std::optional<std::string> memory_last_error;
     nlohmann::json accounting;
     nlohmann::json energy;
-    nlohmann::json termination;
+    std::optional<SessionEnding> termination;  // none: no session was started (null in the manifest)
     nlohmann::json logs = nlohmann::json::object();
     std::vector<std::string> notes;
     nlohmann::json slurm;  // the Slurm executor's record (Manifest.h)

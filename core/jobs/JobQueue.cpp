@@ -4,7 +4,6 @@
 #include "jobs/JobRun.h"
 #include "jobs/Provenance.h"
 
-#include <QMetaObject>
 
 #include <algorithm>
 #include <cmath>
@@ -28,11 +27,30 @@ QStringList qlist(const std::vector<std::string>& v)
 
 }  // namespace
 
+std::string queueSummaryText(const QueueSummary& s)
+{
+    const std::string rest = std::to_string(s.preserved) + " preserved, " + std::to_string(s.orphaned) +
+        " orphaned, " + std::to_string(s.running_elsewhere) + " running elsewhere, " +
+        std::to_string(s.conflicts) + " conflicting";
+    std::string text;
+    if (s.dry_run) {
+        const int would_run = s.total - s.preserved - s.orphaned - s.running_elsewhere - s.conflicts - s.not_started;
+        text = std::to_string(would_run) + " job(s) would run; " + rest;
+    } else {
+        text = std::to_string(s.completed) + " completed, " + std::to_string(s.failed) + " failed, " + rest + ", " +
+            std::to_string(s.not_started) + " not started";
+    }
+    if (s.cancelled)
+        text += " (stopped)";
+    return text;
+}
+
 // One job on a worker thread.
 struct JobQueue::Running {
     JobLaunch launch;
     int gpu = -1;
     std::atomic<bool> cancel{false};
+    bool cancelled_alone = false;  // cancelJob(), not cancel()
     std::thread thread;
     std::set<std::string> overlapped;   // jobs that ran at the same time
     std::optional<JobOutcome> outcome;  // set by the worker before it ends
@@ -87,6 +105,9 @@ JobQueue::JobQueue(JobFile file, std::shared_ptr<JobExecutor> executor, QueueOpt
 {
     qRegisterMetaType<jb::JobManifest>();
     qRegisterMetaType<jb::QueueSummary>();
+    qRegisterMetaType<jb::JobProgress>();
+    qRegisterMetaType<jb::JobStatus>();
+    qRegisterMetaType<jb::DiskState>();
 }
 
 JobQueue::~JobQueue()
@@ -116,9 +137,9 @@ void JobQueue::start()
     if (started_)
         return;
     started_ = true;
-    // Every signal comes from the event loop, never from inside start().
-    QMetaObject::invokeMethod(
-        this, [this] { begin(); });
+    // Every signal comes from the event loop, never from inside start() (a plain invokeMethod
+    // on this thread would call begin() now: the CLI's queueFinished would come before exec()).
+    mail_.post([this] { begin(); });
 }
 
 void JobQueue::begin()
@@ -135,7 +156,7 @@ void JobQueue::begin()
     // What is on disk decides what runs: manifests are preserved, orphans left for an audit.
     for (std::size_t i = 0; i < file_.jobs.size(); ++i) {
         const JobSpec& job = file_.jobs[i];
-        const JobDiskInfo d = inspectJob(file_.output_root, job.name);
+        const JobDiskInfo d = inspectJob(file_.output_root, job.name, options_.proc_root);
         const QString name = q(job.name);
         switch (d.state) {
         case DiskState::NotRun:
@@ -143,19 +164,19 @@ void JobQueue::begin()
             break;
         case DiskState::Preserved:
             ++summary_.preserved;
-            Q_EMIT jobPreserved(name, q(d.manifest_path), q(statusName(d.manifest->status)));
+            Q_EMIT jobPreserved(name, q(d.manifest_path), d.manifest->status);
             break;
         case DiskState::Orphaned:
             ++summary_.orphaned;
-            Q_EMIT jobSkipped(name, QStringLiteral("orphaned"), q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Orphaned, q(d.detail));
             break;
         case DiskState::Running:
             ++summary_.running_elsewhere;
-            Q_EMIT jobSkipped(name, QStringLiteral("running"), q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Running, q(d.detail));
             break;
         case DiskState::Conflict:
             ++summary_.conflicts;
-            Q_EMIT jobSkipped(name, QStringLiteral("conflict"), q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Conflict, q(d.detail));
             break;
         case DiskState::Submitted:
             // Submitted by an earlier driver that is gone: watched again, not submitted again.
@@ -163,7 +184,7 @@ void JobQueue::begin()
                 adopt_[i] = {d.run_dir, d.remote_job_id};
             } else {
                 ++summary_.orphaned;
-                Q_EMIT jobSkipped(name, QStringLiteral("orphaned"),
+                Q_EMIT jobSkipped(name, DiskState::Orphaned,
                                   q(d.detail + (options_.dry_run ? "" : "; run it with the slurm executor to watch it")));
             }
             break;
@@ -275,8 +296,8 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
 {
     const JobSpec& job = file_.jobs[index];
     const QString name = q(job.name);
-    auto run_dir = adopt_run_dir.empty() ? createRunDirectory(file_.output_root, job.name)
-                                         : claimRunDirectory(adopt_run_dir);
+    auto run_dir = adopt_run_dir.empty() ? createRunDirectory(file_.output_root, job.name, options_.proc_root)
+                                         : claimRunDirectory(adopt_run_dir, options_.proc_root);
     if (!run_dir) {
         ++summary_.failed;
         driverLine(name, q(run_dir.error()));
@@ -311,6 +332,7 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
     auto progress = [this](const QString& n, const JobProgress& p) {
         Q_EMIT jobProgress(n, p.elapsed_seconds, qint64(p.peak_memory_mib),
                            p.power_w ? *p.power_w : std::nan(""));
+        Q_EMIT jobSample(n, p);
     };
     auto line = [this](const QString& n, const QString& s, const QString& l) { Q_EMIT logLine(n, s, l); };
     auto remote = [this](const QString& n, const RemoteState& st) {
@@ -322,12 +344,16 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
         raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
         mail_.post([this, index] { jobDone(index); });
     });
+    Q_EMIT jobLaunched(name, gpu, q(*run_dir));
 }
 
 JobManifest JobQueue::manifestFor(std::size_t index, const Running& r) const
 {
-    return makeJobManifest(file_, index, r.launch, *r.outcome, source_,
-                           std::vector<std::string>(r.overlapped.begin(), r.overlapped.end()));
+    JobManifest m = makeJobManifest(file_, index, r.launch, *r.outcome, source_,
+                                    std::vector<std::string>(r.overlapped.begin(), r.overlapped.end()));
+    if (r.cancelled_alone && m.status == JobStatus::Cancelled)
+        m.notes.push_back("cancelled on its own while the queue ran; the queue went on with the other jobs");
+    return m;
 }
 
 Status JobQueue::writeManifest(const JobManifest& m, const std::string& run_dir)
@@ -381,6 +407,29 @@ void JobQueue::cancel()
     // The preparation, if still going, reports back and finds the queue cancelled.
     if (ready_)
         finishIfDone();
+}
+
+bool JobQueue::cancelJob(const QString& name)
+{
+    for (std::size_t i = 0; i < file_.jobs.size(); ++i)
+        if (q(file_.jobs[i].name) == name)
+            return cancelJob(i);
+    return false;
+}
+
+bool JobQueue::cancelJob(std::size_t index)
+{
+    if (finished_)
+        return false;
+    const auto it = running_.find(index);
+    if (it == running_.end() || it->second->cancel.load())
+        return false;
+    Running& r = *it->second;
+    r.cancelled_alone = true;
+    r.cancel.store(true);
+    driverLine(q(file_.jobs[index].name),
+               QStringLiteral("CANCEL: ending this job on its own; the queue goes on with the other jobs"));
+    return true;
 }
 
 void JobQueue::finishIfDone()

@@ -44,8 +44,15 @@ struct QueueSummary {
     }
 };
 
+// The queue's end in one sentence, as the Jobs page and `joulebench-cli jobs run` both print it
+// (each puts its own lead before it): "1 completed, 2 failed, 0 preserved, 0 orphaned, 0 running
+// elsewhere, 0 conflicting, 0 not started", for a dry run "2 job(s) would run; 0 preserved, 0
+// orphaned, 0 running elsewhere, 0 conflicting"; " (stopped)" after a queue that was cancelled.
+std::string queueSummaryText(const QueueSummary& s);
+
 struct QueueOptions {
     bool dry_run = false;
+    std::string proc_root = "/proc";  // where run folders' drivers are looked up (tests: a fake)
 };
 
 class JobQueue : public QObject {
@@ -59,18 +66,29 @@ public:
     void start();
     // Ends running jobs (status cancelled, manifest written) and starts no more.
     void cancel();
+    // Ends one running job (by name or by its index in the job file) as cancel() ends them:
+    // SIGTERM, SIGKILL after its grace period (scancel for a Slurm job), manifest `cancelled`
+    // with a note; the queue goes on with the other jobs. False where that job is not running
+    // (not started yet, over, unknown) or the queue is over.
+    bool cancelJob(const QString& name);
+    bool cancelJob(std::size_t index);
 
     bool finished() const { return finished_; }
     const QueueSummary& summary() const { return summary_; }
     const JobFile& jobFile() const { return file_; }
 
 Q_SIGNALS:
-    void jobPreserved(const QString& name, const QString& manifestPath, const QString& status);
-    // state: "orphaned", "running" (another driver) or "conflict"; the job is left untouched.
-    void jobSkipped(const QString& name, const QString& state, const QString& detail);
+    void jobPreserved(const QString& name, const QString& manifestPath, jb::JobStatus status);
+    // state: Orphaned, Running (another driver) or Conflict; the job is left untouched.
+    void jobSkipped(const QString& name, jb::DiskState state, const QString& detail);
     void jobWouldRun(const QString& name, const QString& gpu, const QStringList& argv);  // dry run
+    // The job was handed to the executor on gpu (-1: the executor places it), logs in runDir:
+    // before its idle bracket and its process (jobStarted follows with the pid).
+    void jobLaunched(const QString& name, int gpu, const QString& runDir);
     void jobStarted(const QString& name, int gpu, const QString& runDir, qint64 pid);
     void jobProgress(const QString& name, double elapsedSeconds, qint64 peakMemoryMib, double powerW);
+    // The same sample whole (this sample's GPU memory as well as the peak), for a live chart.
+    void jobSample(const QString& name, const jb::JobProgress& sample);
     void jobFinished(const QString& name, const jb::JobManifest& manifest, const QString& manifestPath);
     // A job that could not even get a run folder (no manifest can be written for it).
     void jobFailed(const QString& name, const QString& message);
@@ -119,3 +137,6 @@ private:
 }  // namespace jb
 
 Q_DECLARE_METATYPE(jb::QueueSummary)
+Q_DECLARE_METATYPE(jb::JobProgress)
+Q_DECLARE_METATYPE(jb::JobStatus)
+Q_DECLARE_METATYPE(jb::DiskState)

@@ -290,7 +290,7 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     }
     const std::int64_t t2 = monotonicNs();
     out.wall_seconds = double(t2 - t1) / 1e9;
-    out.termination = ending.toJson();
+    out.termination = ending;
     if (!ending.survivors.empty())
         out.notes.push_back(std::to_string(ending.survivors.size()) +
                             " process(es) of the job survived SIGKILL");

@@ -29,16 +29,6 @@ private:
     LocalExecutorOptions options_;
 };
 
-// How a job's session was ended.
-struct SessionEnding {
-    bool sigterm_sent = false;
-    bool sigkill_sent = false;
-    std::vector<std::int64_t> signalled;  // every pid that got a signal
-    std::vector<std::int64_t> survivors;  // still alive at the end (should be empty)
-    double seconds = 0;
-    nlohmann::json toJson() const;
-};
-
 // SIGTERM to every process of the job (session sid, the leader while not reaped, the marker),
 // up to grace_seconds for them to go, then SIGKILL until none is left (at most ~10 s more).
 // Reaps the leader when it exits: leader_status receives its waitpid status.

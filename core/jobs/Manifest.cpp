@@ -1,9 +1,7 @@
 #include "jobs/Manifest.h"
 
 #include "jobs/JsonRead.h"
-
-#include <fcntl.h>
-#include <unistd.h>
+#include "record/AtomicWrite.h"
 
 #include <cerrno>
 #include <cmath>
@@ -252,36 +250,7 @@ std::string manifestText(const nlohmann::json& j)
 
 Status writeJsonAtomic(const std::string& path, const nlohmann::json& j)
 {
-    const std::string text = manifestText(j);
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return Error{"cannot write '" + tmp + "': " + std::strerror(errno)};
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int e = errno;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return Error{"cannot write '" + tmp + "': " + std::strerror(e)};
-        }
-        done += std::size_t(n);
-    }
-    // On disk before the rename makes it visible: a crash leaves the old file or the new one.
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        return Error{"cannot write '" + tmp + "': " + std::strerror(e)};
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        return Error{"cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(e)};
-    }
-    return Ok{};
+    return writeFileAtomic(path, manifestText(j));
 }
 
 Result<JobManifest> readManifest(const std::string& path)

@@ -2,7 +2,7 @@
 // A job's manifest as values: every field of the reference driver's crossover manifest (the
 // job's own fields at the top level, source, status, return_code, histogram + its sha256,
 // driver_wall_seconds, completed_unix_time, hardware, work) plus JouleBench's: the result under
-// its own name too, energy, logs, version. Written atomically (temp file + rename) with sorted
+// its own name too, energy, logs, version. Written atomically (record/AtomicWrite) with sorted
 // keys, indent 2 and a final newline, as the reference's json.dump(indent=2, sort_keys=True).
 #include "base/Result.h"
 #include "jobs/JobFile.h"
@@ -75,7 +75,8 @@ inline constexpr const char* kManifestName = "manifest.json";
 
 // Sorted keys, indent 2, ASCII escapes as Python's json.dump, and a final newline.
 std::string manifestText(const nlohmann::json& j);
-// Writes path.tmp-PID and renames it over path, so a reader never sees half a manifest.
+// manifestText(j) through the one atomic write (record/AtomicWrite: temp file, fsync, rename),
+// so a reader never sees half a manifest; the error names the path and the system's reason.
 Status writeJsonAtomic(const std::string& path, const nlohmann::json& j);
 Result<JobManifest> readManifest(const std::string& path);
 

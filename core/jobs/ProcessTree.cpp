@@ -1,5 +1,7 @@
 #include "jobs/ProcessTree.h"
 
+#include "counters/ProcStat.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +13,7 @@ namespace jb {
 
 namespace {
 
-// Reads a small /proc file whole (stat lines and environments are short).
+// Reads a small /proc file whole (an environment: NUL-separated, capped at `limit`).
 bool readSmallFile(const std::string& path, std::string& out, std::size_t limit = 1 << 20)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -44,39 +46,30 @@ bool toNumber(std::string_view s, T& v)
 
 Result<ProcEntry> parseProcStat(std::string_view line)
 {
-    const auto open = line.find('(');
-    const auto close = line.rfind(')');
-    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    auto f = splitProcStat(line);
+    if (!f)
         return Error{"not a /proc/PID/stat line: '" + std::string(line.substr(0, 80)) + "'"};
     ProcEntry e;
-    std::string_view pid = line.substr(0, open);
-    while (!pid.empty() && pid.back() == ' ')
-        pid.remove_suffix(1);
-    if (!toNumber(pid, e.pid))
-        return Error{"/proc/PID/stat: bad pid '" + std::string(pid) + "'"};
-    // Fields after the comm: 3 state, 4 ppid, 5 pgrp, 6 session, ... 22 starttime.
-    std::vector<std::string_view> f;
-    std::string_view rest = line.substr(close + 1);
-    while (!rest.empty()) {
-        const auto b = rest.find_first_not_of(" \n");
-        if (b == std::string_view::npos)
-            break;
-        rest.remove_prefix(b);
-        const auto end = rest.find_first_of(" \n");
-        f.push_back(rest.substr(0, end));
-        if (end == std::string_view::npos)
-            break;
-        rest.remove_prefix(end);
-    }
-    if (f.size() < 20 || f[0].size() != 1)
-        return Error{"/proc/" + std::to_string(e.pid) + "/stat: " + std::to_string(f.size() + 2) +
+    if (!toNumber(f->pid, e.pid))
+        return Error{"/proc/PID/stat: bad pid '" + std::string(f->pid) + "'"};
+    // 3 state, 4 ppid, 5 pgrp, 6 session, ... 22 starttime.
+    if (f->count() < 22 || f->field(3).size() != 1)
+        return Error{"/proc/" + std::to_string(e.pid) + "/stat: " + std::to_string(f->count()) +
                      " fields, expected at least 22"};
-    e.state = f[0][0];
-    if (!toNumber(f[1], e.ppid) || !toNumber(f[2], e.pgrp) || !toNumber(f[3], e.session) ||
-        !toNumber(f[19], e.start_ticks))
+    e.state = f->field(3)[0];
+    if (!toNumber(f->field(4), e.ppid) || !toNumber(f->field(5), e.pgrp) || !toNumber(f->field(6), e.session) ||
+        !toNumber(f->field(22), e.start_ticks))
         return Error{"/proc/" + std::to_string(e.pid) +
                      "/stat: ppid, pgrp, session or starttime is not a number"};
     return e;
+}
+
+Result<ProcEntry> readProcEntry(const std::string& proc_root, std::int64_t pid)
+{
+    auto text = readProcStat(proc_root, pid);
+    if (!text)
+        return Error{text.error()};
+    return parseProcStat(*text);
 }
 
 std::vector<ProcEntry> scanProcesses(const std::string& proc_root)
@@ -85,14 +78,11 @@ std::vector<ProcEntry> scanProcesses(const std::string& proc_root)
     DIR* dir = ::opendir(proc_root.c_str());
     if (!dir)
         return out;
-    std::string text;
     while (const dirent* d = ::readdir(dir)) {
         std::int64_t pid = 0;
         if (!toNumber(std::string_view(d->d_name), pid))
             continue;
-        if (!readSmallFile(proc_root + "/" + d->d_name + "/stat", text))
-            continue;  // gone meanwhile
-        if (auto e = parseProcStat(text))
+        if (auto e = readProcEntry(proc_root, pid))  // a process gone meanwhile is skipped
             out.push_back(*e);
     }
     ::closedir(dir);

@@ -24,9 +24,11 @@ struct ProcEntry {
     bool dead() const { return state == 'Z' || state == 'X' || state == 'x'; }
 };
 
-// Parses one /proc/PID/stat line ("pid (comm) state ppid pgrp session ..."); comm may hold
-// spaces and parentheses, so fields are counted from the last ')'.
+// Parses one /proc/PID/stat line ("pid (comm) state ppid pgrp session ..."), split by
+// counters/ProcStat (the one stat reader): comm may hold spaces and parentheses.
 Result<ProcEntry> parseProcStat(std::string_view line);
+// <proc_root>/<pid>/stat read and parsed; the error names the file.
+Result<ProcEntry> readProcEntry(const std::string& proc_root, std::int64_t pid);
 
 // Every process /proc lists now (processes that vanish while being read are skipped).
 std::vector<ProcEntry> scanProcesses(const std::string& proc_root = "/proc");

@@ -33,17 +33,14 @@ std::string hostName()
     return buf;
 }
 
-std::uint64_t startTicks(std::int64_t pid)
+std::uint64_t startTicks(const std::string& proc_root, std::int64_t pid)
 {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    std::getline(in, line);
-    auto e = parseProcStat(line);
+    auto e = readProcEntry(proc_root, pid);
     return e ? e->start_ticks : 0;
 }
 
 // The driver named in run_dir/driver.json, where it is still alive on this host.
-std::optional<std::string> liveDriver(const std::string& run_dir)
+std::optional<std::string> liveDriver(const std::string& run_dir, const std::string& proc_root)
 {
     std::ifstream in(run_dir + "/" + kDriverFile);
     if (!in)
@@ -58,7 +55,7 @@ std::optional<std::string> liveDriver(const std::string& run_dir)
             return std::nullopt;
         if (::kill(pid_t(pid), 0) != 0 && errno != EPERM)
             return std::nullopt;
-        if (ticks != 0 && startTicks(pid) != ticks)
+        if (ticks != 0 && startTicks(proc_root, pid) != ticks)
             return std::nullopt;  // the pid was reused by another process
         return "driver pid " + std::to_string(pid) + " on " + host;
     } catch (const nlohmann::json::exception&) {
@@ -106,12 +103,12 @@ std::string submittedJobId(const std::string& run_dir)
     }
 }
 
-nlohmann::json driverRecord()
+nlohmann::json driverRecord(const std::string& proc_root)
 {
     nlohmann::json d;
     d["pid"] = ::getpid();
     d["hostname"] = hostName();
-    d["start_ticks"] = startTicks(::getpid());
+    d["start_ticks"] = startTicks(proc_root, ::getpid());
     d["started_unix_time"] =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     d["joulebench_version"] = std::string(kToolVersion);
@@ -120,9 +117,9 @@ nlohmann::json driverRecord()
 
 }  // namespace
 
-Result<std::string> claimRunDirectory(const std::string& run_dir)
+Result<std::string> claimRunDirectory(const std::string& run_dir, const std::string& proc_root)
 {
-    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, driverRecord()); !st)
+    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, driverRecord(proc_root)); !st)
         return Error{st.error()};
     return run_dir;
 }
@@ -146,7 +143,16 @@ std::string diskStateName(DiskState s)
     return "?";
 }
 
-JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
+std::optional<DiskState> diskStateFrom(const std::string& name)
+{
+    for (DiskState s : {DiskState::NotRun, DiskState::Preserved, DiskState::Orphaned, DiskState::Running,
+                        DiskState::Conflict, DiskState::Submitted})
+        if (diskStateName(s) == name)
+            return s;
+    return std::nullopt;
+}
+
+JobDiskInfo inspectJob(const std::string& output_root, const std::string& name, const std::string& proc_root)
 {
     JobDiskInfo d;
     d.job_folder = (fs::path(output_root) / name).string();
@@ -195,7 +201,7 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
         d.remote_job_id = submittedJobId(d.run_dir);
     }
     for (const std::string& r : runs)
-        if (auto who = liveDriver(r)) {
+        if (auto who = liveDriver(r, proc_root)) {
             d.state = DiskState::Running;
             d.run_dir = r;
             d.detail = *who;
@@ -213,7 +219,8 @@ JobDiskInfo inspectJob(const std::string& output_root, const std::string& name)
     return d;
 }
 
-Result<std::string> createRunDirectory(const std::string& output_root, const std::string& name)
+Result<std::string> createRunDirectory(const std::string& output_root, const std::string& name,
+                                       const std::string& proc_root)
 {
     std::error_code ec;
     fs::create_directories(output_root, ec);
@@ -231,7 +238,7 @@ Result<std::string> createRunDirectory(const std::string& output_root, const std
     const std::string run_dir = job_folder + "/" + stamp;
     if (::mkdir(run_dir.c_str(), 0755) != 0)
         return Error{"cannot create '" + run_dir + "': " + std::strerror(errno)};
-    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, driverRecord()); !st)
+    if (auto st = writeJsonAtomic(run_dir + "/" + kDriverFile, driverRecord(proc_root)); !st)
         return Error{st.error()};
     return run_dir;
 }

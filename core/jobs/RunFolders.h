@@ -15,8 +15,10 @@
 namespace jb {
 
 enum class DiskState { NotRun, Preserved, Orphaned, Running, Conflict, Submitted };
-// "not_run", "preserved", "orphaned", "running", "conflict", "submitted"
+// "not_run", "preserved", "orphaned", "running", "conflict", "submitted" (the names `jobs
+// status` prints and its --json writes); diskStateFrom is the inverse (nothing for other text).
 std::string diskStateName(DiskState s);
+std::optional<DiskState> diskStateFrom(const std::string& name);
 
 // RUN_DIR/slurm.json: the Slurm job id (and cluster, submit time), written at submit.
 inline constexpr const char* kSlurmSubmitName = "slurm.json";
@@ -31,15 +33,19 @@ struct JobDiskInfo {
     std::string remote_job_id;  // the Slurm job id of a submitted (or running) job, where recorded
 };
 
-// What is on disk for one job (as the reference's record_path and result_directory).
-JobDiskInfo inspectJob(const std::string& output_root, const std::string& name);
+// What is on disk for one job (as the reference's record_path and result_directory). A driver
+// named in a driver.json is alive where its pid answers and <proc_root>/<pid>/stat gives the
+// start time it recorded (else the pid was reused).
+JobDiskInfo inspectJob(const std::string& output_root, const std::string& name,
+                       const std::string& proc_root = "/proc");
 
 // Creates OUTPUT_ROOT/NAME/driver_YYYY_MM_DD_HH_MM_SS and its driver.json (this process's pid,
-// host and start); the job folder must not exist yet.
-Result<std::string> createRunDirectory(const std::string& output_root, const std::string& name);
+// host and start time from <proc_root>/self's stat); the job folder must not exist yet.
+Result<std::string> createRunDirectory(const std::string& output_root, const std::string& name,
+                                       const std::string& proc_root = "/proc");
 
 // Makes this process the driver of an existing run folder (rewrites its driver.json).
-Result<std::string> claimRunDirectory(const std::string& run_dir);
+Result<std::string> claimRunDirectory(const std::string& run_dir, const std::string& proc_root = "/proc");
 
 // Files matching pattern (shell wildcards per path component; relative patterns start at
 // base_dir; '*' does not match a leading dot), sorted.

@@ -1,6 +1,7 @@
 // The queue end to end with the local executor, on a fake GPU machine: a completed job with its
 // memory, energy and result; every failure status; jobs that ignore SIGTERM and double-fork;
-// preserved and orphaned folders; a dirty source refused; GPUs in parallel; cancel; dry run.
+// preserved and orphaned folders; a dirty source refused; GPUs in parallel; cancel; one job
+// cancelled while the others go on; dry run.
 #include "jobs/JobQueue.h"
 #include "jobs/LocalExecutor.h"
 #include "jobs/ProcessTree.h"
@@ -34,6 +35,10 @@ struct Story {
     std::vector<std::string> started;
     std::map<std::string, std::int64_t> started_pid;
     std::map<std::string, int> started_gpu;
+    std::vector<std::string> launched;                  // in order
+    std::map<std::string, std::string> launched_dir;    // name -> run dir
+    std::map<std::string, int> launched_gpu;
+    std::map<std::string, int> samples;                 // jobSample count
     std::map<std::string, std::int64_t> progress_peak;
     std::vector<std::string> lines;  // "name stream: line"
     std::string failed;
@@ -61,11 +66,11 @@ void connectStory(jb::JobQueue& q, Story& s)
                          s.manifest_paths[n.toStdString()] = p.toStdString();
                      });
     QObject::connect(&q, &jb::JobQueue::jobSkipped,
-                     [&s](const QString& n, const QString& state, const QString&) {
-                         s.skipped[n.toStdString()] = state.toStdString();
+                     [&s](const QString& n, jb::DiskState state, const QString&) {
+                         s.skipped[n.toStdString()] = jb::diskStateName(state);
                      });
     QObject::connect(&q, &jb::JobQueue::jobPreserved,
-                     [&s](const QString& n, const QString& p, const QString&) {
+                     [&s](const QString& n, const QString& p, jb::JobStatus) {
                          s.preserved[n.toStdString()] = p.toStdString();
                      });
     QObject::connect(&q, &jb::JobQueue::jobWouldRun,
@@ -78,6 +83,15 @@ void connectStory(jb::JobQueue& q, Story& s)
                          s.started_pid[n.toStdString()] = pid;
                          s.started_gpu[n.toStdString()] = gpu;
                      });
+    QObject::connect(&q, &jb::JobQueue::jobLaunched, [&s](const QString& n, int gpu, const QString& dir) {
+        s.launched.push_back(n.toStdString());
+        s.launched_dir[n.toStdString()] = dir.toStdString();
+        s.launched_gpu[n.toStdString()] = gpu;
+    });
+    QObject::connect(&q, &jb::JobQueue::jobSample, [&s](const QString& n, const jb::JobProgress& p) {
+        if (p.memory_mib >= 0 && p.peak_memory_mib >= p.memory_mib)
+            ++s.samples[n.toStdString()];
+    });
     QObject::connect(&q, &jb::JobQueue::jobProgress, [&s](const QString& n, double, qint64 peak, double) {
         s.progress_peak[n.toStdString()] = std::max<std::int64_t>(s.progress_peak[n.toStdString()], peak);
     });
@@ -270,6 +284,8 @@ private Q_SLOTS:
         QCOMPARE(np.status, jb::JobStatus::FailedToStart);
         QVERIFY(!np.return_code.has_value());
         QVERIFY(contains(np.notes, "'/nonexistent/train' does not exist"));
+        QVERIFY(np.termination.is_null());  // no session was started, none was ended
+        QVERIFY(np.toJson().at("termination").is_null());
 
         const jb::JobManifest& t = s.manifests.at("stubborn");
         QCOMPARE(t.status, jb::JobStatus::Timeout);
@@ -457,6 +473,87 @@ private Q_SLOTS:
         QVERIFY(s.summary.cancelled);
         QCOMPARE(s.summary.not_started, 1);
         QCOMPARE(s.summary.failed, 1);
+    }
+
+    void cancelOneJobTheOthersGoOn()
+    {
+        Machine m;
+        json f = jbtest::baseJobFile(m.output_root);
+        json j = jbtest::workerJob("long", {"--sleep", "60"});
+        j["gpu"] = 0;
+        f["jobs"].push_back(j);
+        json other = jbtest::workerJob("other", {"--sleep", "0.5"});
+        other["gpu"] = 1;
+        f["jobs"].push_back(other);
+        json after = jbtest::workerJob("after", {"--sleep", "0.1"});
+        after["gpu"] = 0;
+        f["jobs"].push_back(after);
+
+        Story s;
+        jb::JobQueue q(parse(f), std::make_shared<jb::LocalExecutor>(m.options));
+        connectStory(q, s);
+        q.start();
+        QTRY_VERIFY_WITH_TIMEOUT(s.started_pid.count("long"), 10000);
+        // Launched (handed its GPU and run folder) before its process started.
+        QCOMPARE(s.launched.front(), std::string("long"));
+        QCOMPARE(s.launched_gpu.at("long"), 0);
+        QVERIFY(s.launched_dir.at("long").rfind(m.output_root + "/long/driver_", 0) == 0);
+        // Only a running job can be cancelled on its own.
+        QVERIFY(!q.cancelJob(QStringLiteral("after")));  // waits for GPU 0
+        QVERIFY(!q.cancelJob(QStringLiteral("nope")));
+        QVERIFY(!q.cancelJob(std::size_t(99)));
+        QVERIFY(q.cancelJob(std::size_t(0)));
+        QVERIFY(!q.cancelJob(QStringLiteral("long")));  // already ending
+        QTRY_VERIFY_WITH_TIMEOUT(s.finished, 20000);
+
+        const jb::JobManifest& man = s.manifests.at("long");
+        QCOMPARE(man.status, jb::JobStatus::Cancelled);
+        QCOMPARE(man.return_code, std::optional<int>(-15));
+        QVERIFY(contains(man.notes, "cancelled on its own"));
+        QVERIFY(sessionGone(s.started_pid.at("long")));
+        const auto disk = jb::inspectJob(m.output_root, "long");
+        QCOMPARE(disk.state, jb::DiskState::Preserved);
+        QCOMPARE(disk.manifest->status, jb::JobStatus::Cancelled);
+        QCOMPARE(disk.run_dir, s.launched_dir.at("long"));
+        // The queue went on: the other GPU's job and the next one on GPU 0 ran to their end.
+        QCOMPARE(s.manifests.at("other").status, jb::JobStatus::Completed);
+        QCOMPARE(s.manifests.at("after").status, jb::JobStatus::Completed);
+        QVERIFY(!contains(s.manifests.at("after").notes, "cancelled on its own"));
+        QVERIFY(s.manifests.at("after").started_unix_time >= man.completed_unix_time);
+        QCOMPARE(s.launched, (std::vector<std::string>{"long", "other", "after"}));
+        QCOMPARE(s.launched_gpu.at("after"), 0);
+        QVERIFY(s.samples["other"] > 0);
+        QVERIFY(!s.summary.cancelled);
+        QCOMPARE(s.summary.completed, 2);
+        QCOMPARE(s.summary.failed, 1);
+        QCOMPARE(s.summary.not_started, 0);
+        QVERIFY(contains(s.lines, "long driver: CANCEL"));
+        QVERIFY(!q.cancelJob(QStringLiteral("long")));  // the queue is over
+    }
+
+    void summarySentence()
+    {
+        jb::QueueSummary s;
+        s.total = 6;
+        s.completed = 1;
+        s.failed = 2;
+        s.preserved = 1;
+        s.orphaned = 1;
+        s.conflicts = 1;
+        QCOMPARE(jb::queueSummaryText(s), std::string("1 completed, 2 failed, 1 preserved, 1 orphaned, 0 running "
+                                                      "elsewhere, 1 conflicting, 0 not started"));
+        s.cancelled = true;
+        s.not_started = 1;
+        s.failed = 1;
+        QCOMPARE(jb::queueSummaryText(s), std::string("1 completed, 1 failed, 1 preserved, 1 orphaned, 0 running "
+                                                      "elsewhere, 1 conflicting, 1 not started (stopped)"));
+        jb::QueueSummary dry;
+        dry.dry_run = true;
+        dry.total = 5;
+        dry.preserved = 1;
+        dry.running_elsewhere = 1;
+        QCOMPARE(jb::queueSummaryText(dry),
+                 std::string("3 job(s) would run; 1 preserved, 0 orphaned, 1 running elsewhere, 0 conflicting"));
     }
 
     void destroyedMidRunStillRecords()

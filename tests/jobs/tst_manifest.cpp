@@ -1,5 +1,6 @@
 // The manifest as values and as the reference's JSON, and the run folders on disk.
 #include "jobs/Manifest.h"
+#include "jobs/ProcessTree.h"
 #include "jobs/RunFolders.h"
 
 #include "JobsTestSupport.h"
@@ -7,6 +8,8 @@
 #include <QTest>
 
 #include <filesystem>
+
+#include <unistd.h>
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -197,6 +200,15 @@ private Q_SLOTS:
         QVERIFY(!jb::jobStatusFrom("missing_histogram").has_value());
     }
 
+    void diskStateNames()
+    {
+        for (auto s : {jb::DiskState::NotRun, jb::DiskState::Preserved, jb::DiskState::Orphaned,
+                       jb::DiskState::Running, jb::DiskState::Conflict, jb::DiskState::Submitted})
+            QCOMPARE(jb::diskStateFrom(jb::diskStateName(s)), std::optional<jb::DiskState>(s));
+        QCOMPARE(jb::diskStateName(jb::DiskState::NotRun), std::string("not_run"));
+        QVERIFY(!jb::diskStateFrom("running_elsewhere").has_value());
+    }
+
     void diskStates()
     {
         QTemporaryDir tmp;
@@ -235,6 +247,32 @@ private Q_SLOTS:
         auto b = jb::inspectJob(root, "broken");
         QCOMPARE(b.state, jb::DiskState::Conflict);
         QVERIFY2(b.detail.find("not valid JSON") != std::string::npos, b.detail.c_str());
+    }
+
+    void driverLivenessReadsTheProcRootItIsGiven()
+    {
+        QTemporaryDir tmp;
+        const std::string root = jbtest::str(tmp.path()) + "/runs";
+        const std::string proc = jbtest::str(tmp.path()) + "/proc";
+        const std::string self = std::to_string(::getpid());
+        fs::create_directories(proc + "/" + self);
+        auto fakeStat = [&](const char* start_ticks) {
+            jbtest::writeText(proc + "/" + self + "/stat",
+                              self + " (tst manifest) S 1 " + self + " " + self +
+                                  " 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 " + start_ticks + " 1000 10\n");
+        };
+        fakeStat("4242");
+        auto run = jb::createRunDirectory(root, "j", proc);
+        QVERIFY2(run.ok(), run.ok() ? "" : run.error().c_str());
+        const json driver = json::parse(jbtest::readText(*run + "/driver.json"));
+        QCOMPARE(driver.at("start_ticks").get<std::uint64_t>(), std::uint64_t(4242));
+        QCOMPARE(jb::inspectJob(root, "j", proc).state, jb::DiskState::Running);
+        // Another start time under the same pid: the pid was reused, the folder is an orphan.
+        fakeStat("4343");
+        QCOMPARE(jb::inspectJob(root, "j", proc).state, jb::DiskState::Orphaned);
+        const auto missing = jb::readProcEntry(proc, 1);
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error().find(proc + "/1/stat") != std::string::npos, missing.error().c_str());
     }
 
     void globs()

@@ -145,7 +145,7 @@ private Q_SLOTS:
         m.setProgress(QStringLiteral("a"), 99.0, 9999, 1.0);
         QCOMPARE(cell(m, 0, jb::JobTableModel::PeakMemory), QStringLiteral("2048"));
 
-        m.markSkipped(QStringLiteral("b"), QStringLiteral("orphaned"), QStringLiteral("driver 1 is gone"));
+        m.markSkipped(QStringLiteral("b"), jb::DiskState::Orphaned, QStringLiteral("driver 1 is gone"));
         QCOMPARE(cell(m, 1, jb::JobTableModel::Status, jb::JobTableModel::StatusKeyRole),
                  QStringLiteral("orphaned"));
         QVERIFY(cell(m, 1, jb::JobTableModel::Status, Qt::ToolTipRole)

@@ -194,14 +194,14 @@ void JobTableModel::markPreserved(const QString& name, const QString& manifestPa
     rowChanged(rowOf(name));
 }
 
-void JobTableModel::markSkipped(const QString& name, const QString& state, const QString& detail)
+void JobTableModel::markSkipped(const QString& name, DiskState state, const QString& detail)
 {
     JobRow* r = find(name);
     if (!r)
         return;
-    if (state == QLatin1String("orphaned"))
+    if (state == DiskState::Orphaned)
         r->state = RowState::Orphaned;
-    else if (state == QLatin1String("running"))
+    else if (state == DiskState::Running)
         r->state = RowState::RunningElsewhere;
     else
         r->state = RowState::Conflict;

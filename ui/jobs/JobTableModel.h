@@ -59,7 +59,7 @@ public:
     void markCancelling(const QString& name);  // asked to end: the status says so until it has
     void markFinished(const QString& name, const JobManifest& m, const QString& manifestPath);
     void markPreserved(const QString& name, const QString& manifestPath);  // reads the manifest
-    void markSkipped(const QString& name, const QString& state, const QString& detail);
+    void markSkipped(const QString& name, jb::DiskState state, const QString& detail);
     void markWouldRun(const QString& name, const QString& gpu, const QStringList& argv);
     void markFailed(const QString& name, const QString& message);
     // The queue is over: rows it never started go back to NotRun, saying why.

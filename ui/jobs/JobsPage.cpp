@@ -7,7 +7,6 @@
 #include "jobs/JobTrace.h"
 #include "jobs/LocalExecutor.h"
 #include "jobs/ManifestDialog.h"
-#include "jobs/ObservedExecutor.h"
 #include "jobs/SlurmExecutor.h"
 
 #include "common/Format.h"
@@ -222,10 +221,9 @@ JobsPage::JobsPage(QWidget* parent)
 
 JobsPage::~JobsPage()
 {
-    // First, while this page (the executor's callback context) still exists: a queue still
+    // First, while this page (connected to the queue's signals) still exists: a queue still
     // running ends its jobs and writes their manifests.
     queue_.reset();
-    executor_.reset();
 }
 
 // ---- loading ----------------------------------------------------------------------------
@@ -407,10 +405,9 @@ bool JobsPage::startQueue(bool dry)
     if (!loadJobFile(path_))
         return false;
     queue_.reset();
-    executor_.reset();
-    std::shared_ptr<JobExecutor> inner;
+    std::shared_ptr<JobExecutor> executor;
     if (factory_) {
-        inner = factory_(*file_);
+        executor = factory_(*file_);
     } else if (file_->executor.kind == ExecutorKind::Slurm) {
         // The nodes run joulebench-cli (installed beside this program unless the file says where).
         SlurmExecutorOptions o;
@@ -419,33 +416,15 @@ bool JobsPage::startQueue(bool dry)
         o.joulebench_cli = !file_->executor.joulebench_cli.empty()
             ? file_->executor.joulebench_cli
             : QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-cli")).toStdString();
-        inner = std::make_shared<SlurmExecutor>(o);
+        executor = std::make_shared<SlurmExecutor>(o);
     } else {
         LocalExecutorOptions o;
         o.nvml_library = file_->nvml_library;
         o.nvidia_smi = file_->nvidia_smi;
-        inner = std::make_shared<LocalExecutor>(o);
+        executor = std::make_shared<LocalExecutor>(o);
     }
-    ObservedExecutor::Callbacks cb;
-    cb.launched = [this](const QString& name, int gpu, const QString& runDir) {
-        model_->markStarting(name, gpu, runDir);
-        traces_[name] = std::make_shared<JobTrace>();
-        if (follow_)
-            selectJob(name, true);
-        else if (name == shown_)
-            showChartFor(name);
-    };
-    cb.progress = [this](const QString& name, const JobProgress& p) {
-        auto it = traces_.find(name);
-        if (it == traces_.end())
-            return;
-        it->second->add(p.elapsed_seconds, double(p.memory_mib), p.power_w.value_or(std::nan("")));
-        if (name == shown_)
-            chart_->traceChanged();
-    };
-    executor_ = std::make_shared<ObservedExecutor>(inner, this, std::move(cb));
     dry_ = dry;
-    queue_ = std::make_unique<JobQueue>(*file_, executor_, QueueOptions{dry});
+    queue_ = std::make_unique<JobQueue>(*file_, executor, QueueOptions{dry});
     connectQueue();
     follow_ = true;
     updateShownLabel();
@@ -467,11 +446,28 @@ bool JobsPage::startQueue(bool dry)
 void JobsPage::connectQueue()
 {
     JobQueue* q = queue_.get();
-    connect(q, &JobQueue::jobPreserved, this, [this](const QString& n, const QString& path, const QString&) {
+    connect(q, &JobQueue::jobPreserved, this, [this](const QString& n, const QString& path, JobStatus) {
         model_->markPreserved(n, path);
     });
     connect(q, &JobQueue::jobSkipped, model_, &JobTableModel::markSkipped);
     connect(q, &JobQueue::jobWouldRun, model_, &JobTableModel::markWouldRun);
+    // Handed its GPU (before its idle bracket): a fresh trace, shown if the page follows.
+    connect(q, &JobQueue::jobLaunched, this, [this](const QString& name, int gpu, const QString& runDir) {
+        model_->markStarting(name, gpu, runDir);
+        traces_[name] = std::make_shared<JobTrace>();
+        if (follow_)
+            selectJob(name, true);
+        else if (name == shown_)
+            showChartFor(name);
+    });
+    connect(q, &JobQueue::jobSample, this, [this](const QString& name, const JobProgress& p) {
+        auto it = traces_.find(name);
+        if (it == traces_.end())
+            return;
+        it->second->add(p.elapsed_seconds, double(p.memory_mib), p.power_w.value_or(std::nan("")));
+        if (name == shown_)
+            chart_->traceChanged();
+    });
     connect(q, &JobQueue::jobStarted, this,
             [this](const QString& n, int gpu, const QString& dir, qint64 pid) {
                 model_->markStarted(n, gpu, dir, pid);
@@ -510,28 +506,8 @@ void JobsPage::connectQueue()
     connect(q, &JobQueue::queueFinished, this, [this](const QueueSummary& s) {
         model_->markNotStarted(s.refused ? tr("Not started: the queue was refused.")
                                          : tr("Not started: the queue was stopped."));
-        QString line =
-            tr("Queue over: %1 completed, %2 failed, %3 preserved, %4 orphaned, %5 running elsewhere, "
-               "%6 conflicting, %7 not started")
-                .arg(s.completed)
-                .arg(s.failed)
-                .arg(s.preserved)
-                .arg(s.orphaned)
-                .arg(s.running_elsewhere)
-                .arg(s.conflicts)
-                .arg(s.not_started);
-        if (s.dry_run)
-            line = tr("Dry run over: %n job(s) would run; %1 preserved, %2 orphaned, %3 running elsewhere, "
-                      "%4 conflicting.",
-                      nullptr,
-                      int(s.total - s.preserved - s.orphaned - s.running_elsewhere - s.conflicts -
-                          s.not_started))
-                       .arg(s.preserved)
-                       .arg(s.orphaned)
-                       .arg(s.running_elsewhere)
-                       .arg(s.conflicts);
-        if (s.cancelled)
-            line += tr(" (stopped)");
+        const QString line = (s.dry_run ? tr("Dry run over: ") : tr("Queue over: ")) +
+            QString::fromStdString(queueSummaryText(s));
         status_->setText(line);
         if (bannerLevel_ != Banner::Error && !s.refused) {  // a refusal: queueFailed said why
             if (s.failed > 0)
@@ -555,9 +531,7 @@ void JobsPage::connectQueue()
 
 bool JobsPage::cancelJob(const QString& name)
 {
-    if (!running() || !executor_)
-        return false;
-    if (!executor_->cancelJob(name.toStdString()))
+    if (!running() || !queue_->cancelJob(name))
         return false;
     model_->markCancelling(name);
     double grace = 0;

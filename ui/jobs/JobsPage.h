@@ -34,7 +34,6 @@ class JobLogView;
 class JobTableModel;
 class JobTrace;
 class ManifestDialog;
-class ObservedExecutor;
 
 class JobsPage : public QWidget {
     Q_OBJECT
@@ -105,7 +104,6 @@ private:
     QString path_;
     std::optional<JobFile> file_;
     ExecutorFactory factory_;
-    std::shared_ptr<ObservedExecutor> executor_;
     std::unique_ptr<JobQueue> queue_;
     bool dry_ = false;
     std::map<QString, std::shared_ptr<JobTrace>> traces_;
