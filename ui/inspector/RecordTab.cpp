@@ -11,8 +11,8 @@
 #include "inspector/MetadataView.h"
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
-#include "inspector/RoundEnergy.h"
 #include "inspector/VerifyPanel.h"
+#include "stats/RoundEnergy.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>

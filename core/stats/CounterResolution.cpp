@@ -1,4 +1,4 @@
-#include "inspector/CounterResolution.h"
+#include "stats/CounterResolution.h"
 
 #include <cmath>
 #include <cstdio>
