@@ -1,9 +1,12 @@
 // `joulebench-cli plan`: idle seconds, k and rounds that reach a verdict in a chosen share of
 // rounds, from a record's idle noise and marginal power (or from figures typed in). The
-// arithmetic is core/noise (docs/PLANNER.md); this file only reads flags and prints.
+// arithmetic is core/noise (docs/PLANNER.md); this file only reads flags and prints. A record
+// from a coarse counter gets the sampling period and round length the counter needs instead
+// (jb::cadencePlan): its idle "noise" is the counter's quantisation.
 #include "CliCommon.h"
 #include "Commands.h"
 
+#include "noise/CadencePlan.h"
 #include "noise/Planner.h"
 #include "noise/RecordNoise.h"
 #include "noise/Resolution.h"
@@ -85,8 +88,10 @@ int cmdPlan(const QStringList& args)
         "(ratio = marginal W / idle sd: clean >= 10, relative-only >= 3, noisy >= 1) in a chosen share\n"
         "of rounds, in the least total time, and the smallest marginal power and energy the idle noise\n"
         "resolves at each verdict. Without a record, give --idle-sd-w, --marginal-w and --busy-s-per-k.\n"
-        "Exit status: 0 a plan, 1 no settings reach the target (the output says what would be\n"
-        "needed), 2 bad flags or an unreadable record. The arithmetic: docs/PLANNER.md."));
+        "A record from a coarse counter (too few updates in its busy windows) gets the sampling period\n"
+        "and round length the counter needs instead: its idle sd is the counter's quantisation.\n"
+        "Exit status: 0 a plan, 1 no settings reach the target or the counter is coarse (the output\n"
+        "says what would be needed), 2 bad flags or an unreadable record. The arithmetic: docs/PLANNER.md."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("RECORD"), QStringLiteral("A JouleBench or reference record (JSON)."),
                             QStringLiteral("[RECORD]"));
@@ -165,6 +170,74 @@ int cmdPlan(const QStringList& args)
         in.period_s = 0.1;
     if (sampleMs || idleSdW)
         in.allan.clear();  // the record's Allan curve belongs to its own period and noise
+    // The record's figures, for --json.
+    auto sourceJson = [&]() -> ojson {
+        if (!record)
+            return nullptr;
+        return {{"record", toStd(pos.first())},
+                {"counter", noise->spec},
+                {"idle_from", noise->source},
+                {"idle_brackets", noise->brackets},
+                {"idle_intervals", noise->intervals},
+                {"idle_mean_w", noise->idle_mean_w},
+                {"idle_sd_w", noise->idle_sd_w},
+                {"idle_sd_max_w", noise->idle_sd_max_w},
+                {"rounds_with_marginal", noise->rounds_with_marginal},
+                {"marginal_w", optionalJson(noise->marginal_w)},
+                {"busy_sd_w", optionalJson(noise->busy_sd_w)},
+                {"busy_s_per_k", optionalJson(noise->busy_s_per_k)},
+                {"window_s", optionalJson(noise->window_s)},
+                {"j_per_decode", optionalJson(noise->j_per_decode)},
+                {"j_per_decode_rel_spread", optionalJson(noise->j_per_decode_rel_spread)}};
+    };
+
+    // A coarse counter: the idle sd is its quantisation, so no plan from it. Name the counter in
+    // the Inspector's words and say the sampling and round length it needs (core/noise/CadencePlan.h).
+    if (record && !idleSdW) {
+        const double perKs = perK ? *perK : noise->busy_s_per_k.value_or(0.0);
+        if (const auto cp = jb::cadencePlan(*record, noise->spec, perKs, minIdle.value_or(in.min_idle_intervals),
+                                            minRounds.value_or(in.min_rounds))) {
+            const QString spec = toQ(noise->spec);
+            if (p.isSet(QStringLiteral("json"))) {
+                ojson lines = ojson::array();
+                for (const std::string& l : cp->lines)
+                    lines.push_back(l);
+                ojson j;
+                j["source"] = sourceJson();
+                j["coarse_counter"] = {{"counter", cp->counter.spec},
+                                       {"coarse_rounds", cp->counter.coarse_rounds},
+                                       {"rounds", cp->counter.rounds},
+                                       {"text", cp->counter.text()},
+                                       {"update_cadence_ms", cp->cadence.ms},
+                                       {"cadence_from", cp->cadence.source},
+                                       {"record_period_s", cp->record_period_s}};
+                j["plan"] = {{"reachable", false},
+                             {"message", cp->lines.at(1)},
+                             {"lines", lines},
+                             {"suggested_sample_s", cp->sample_s},
+                             {"idle_s", cp->idle_s},
+                             {"k", cp->k},
+                             {"busy_s", cp->busy_s},
+                             {"rounds", cp->rounds}};
+                out() << toQ(j.dump(1)) << Qt::endl;
+                return kAborted;
+            }
+            QTextStream& s = out();
+            s << "record      " << pos.first() << " (counter " << spec << ")\n";
+            s << "counter     " << toQ(cp->counter.text()) << "\n";
+            s << "idle        sd " << num(noise->idle_sd_w) << " W per " << num(cp->record_period_s * 1000)
+              << " ms interval: " << toQ(cp->lines.at(0)) << "\n\n";
+            s << "plan        " << toQ(cp->lines.at(1)) << "\n";
+            s << "  sample period " << num(cp->sample_s * 1000, 6) << " ms\n";
+            s << "  k             " << cp->k << " (busy window " << num(cp->busy_s) << " s)\n";
+            s << "  idle bracket  " << num(cp->idle_s) << " s\n";
+            s << "  rounds        " << cp->rounds << "\n";
+            s << "  run it with   --idle-s " << num(cp->idle_s, 6) << " --k " << cp->k << " --rounds " << cp->rounds
+              << " --sample-ms " << num(cp->sample_s * 1000, 6) << " --counter " << spec << "\n";
+            s << "  then          " << toQ(cp->lines.at(2)) << Qt::endl;
+            return kAborted;
+        }
+    }
     if (!(in.marginal_w > 0.0) && !marginalW)
         return usageError(cmd, pos.first() + QStringLiteral(": no round has a marginal figure for '%1': give --marginal-w")
                                                  .arg(toQ(noise->spec)));
@@ -211,25 +284,7 @@ int cmdPlan(const QStringList& args)
 
     if (p.isSet(QStringLiteral("json"))) {
         ojson j;
-        ojson src;
-        if (record) {
-            src = {{"record", toStd(pos.first())},
-                   {"counter", noise->spec},
-                   {"idle_from", noise->source},
-                   {"idle_brackets", noise->brackets},
-                   {"idle_intervals", noise->intervals},
-                   {"idle_mean_w", noise->idle_mean_w},
-                   {"idle_sd_w", noise->idle_sd_w},
-                   {"idle_sd_max_w", noise->idle_sd_max_w},
-                   {"rounds_with_marginal", noise->rounds_with_marginal},
-                   {"marginal_w", optionalJson(noise->marginal_w)},
-                   {"busy_sd_w", optionalJson(noise->busy_sd_w)},
-                   {"busy_s_per_k", optionalJson(noise->busy_s_per_k)},
-                   {"window_s", optionalJson(noise->window_s)},
-                   {"j_per_decode", optionalJson(noise->j_per_decode)},
-                   {"j_per_decode_rel_spread", optionalJson(noise->j_per_decode_rel_spread)}};
-        }
-        j["source"] = record ? src : ojson(nullptr);
+        j["source"] = sourceJson();
         j["inputs"] = {{"idle_sd_w", in.idle_sd_w},
                        {"busy_sd_w", in.busy_sd_w > 0 ? in.busy_sd_w : in.idle_sd_w},
                        {"marginal_w", in.marginal_w},

@@ -1,11 +1,13 @@
 // `joulebench-cli summary RECORD...`: a table of records, one row per record and counter.
 // Exit 0 when every file was read, 2 when some could not be (each named on stderr; the table
-// still shows the others).
+// still shows the others). Under the table, each coarse counter is named in the Inspector's
+// words (jb::coarseCounter): an "unusable" round there is a fact about the counter.
 #include "CliCommon.h"
 #include "Commands.h"
 
 #include "record/RecordJson.h"
 #include "record/SummaryTable.h"
+#include "stats/CounterResolution.h"
 
 #include <QCommandLineParser>
 
@@ -37,8 +39,15 @@ int cmdSummary(const QStringList& args)
         }
         records.emplace_back(toStd(f), std::move(*r));
     }
-    if (!records.empty())
-        out() << toQ(jb::summaryTable(records)) << Qt::flush;
+    if (!records.empty()) {
+        QTextStream& s = out();
+        s << toQ(jb::summaryTable(records));
+        for (const auto& [file, rec] : records)
+            for (const std::string& spec : rec.wholeDeviceCounters())
+                if (const jb::CoarseCounter c = jb::coarseCounter(rec, spec); c.coarse())
+                    s << "\n" << toQ(file) << ": " << toQ(c.text()) << "\n";
+        s << Qt::flush;
+    }
     return failed ? kUsage : kOk;
 }
 

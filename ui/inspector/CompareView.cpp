@@ -3,7 +3,7 @@
 #include "common/Format.h"
 #include "common/SummaryStrip.h"
 #include "inspector/RoundChart.h"
-#include "inspector/RoundEnergy.h"
+#include "stats/RoundEnergy.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -11,8 +11,9 @@
 #include "inspector/MetadataView.h"
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
-#include "inspector/RoundEnergy.h"
 #include "inspector/VerifyPanel.h"
+#include "stats/CounterResolution.h"
+#include "stats/RoundEnergy.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -302,25 +303,14 @@ void RecordTab::refreshCounter()
     else
         roundChart_->setSeries({s}, tr("%1: J per decode").arg(q(spec)));
 
-    // Coarse counter: say it above the table, with the numbers.
-    const int coarse = proxy_->coarseCount();
-    if (coarse == 0) {
+    // Coarse counter: say it above the table, with the numbers (core's words, as the CLI's).
+    const CoarseCounter cc = coarseCounter(rec, spec);
+    if (!cc.coarse()) {
         coarse_->hide();
         coarse_->clear();
         return;
     }
-    WindowResolution example;
-    for (int row = 0; row < proxy_->rowCount() && !example.coarse; ++row)
-        example = proxy_->resolutionAt(row);
-    coarse_->setText(
-        tr("<b>Coarse counter (%1):</b> in %2 of %3 rounds the busy window saw fewer than %4 counter "
-           "updates (%5). Those verdicts judge the counter more than the decoder: make the rounds longer "
-           "(more decodes per round) or use a finer counter.")
-            .arg(q(spec).toHtmlEscaped())
-            .arg(coarse)
-            .arg(rec.rounds.size())
-            .arg(int(kCoarseUpdates))
-            .arg(q(example.text).toHtmlEscaped()));
+    coarse_->setText(QStringLiteral("<b>%1</b> %2").arg(q(cc.headline).toHtmlEscaped(), q(cc.detail).toHtmlEscaped()));
     coarse_->show();
 }
 

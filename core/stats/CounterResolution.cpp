@@ -1,7 +1,9 @@
-#include "inspector/CounterResolution.h"
+#include "stats/CounterResolution.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace jb {
 
@@ -145,6 +147,88 @@ std::string resolutionRuleText()
            "every read and the count is a lower bound. Without a cadence: the busy intervals that advanced "
            "(a lower bound where all did). Fewer than 10 estimated updates: coarse counter, the window is too "
            "short for it.";
+}
+
+CoarseCounter coarseCounter(const Record& r, const std::string& spec)
+{
+    CoarseCounter c;
+    c.spec = spec;
+    c.rounds = int(r.rounds.size());
+    const CounterCadence cad = cadenceOf(r, spec);
+    for (const Round& rd : r.rounds) {
+        const CounterRound* cr = rd.counter(spec);
+        const WindowResolution w = windowResolution(rd.window_ns, cad, cr ? cr->busy : std::nullopt);
+        if (!w.coarse)
+            continue;
+        if (c.coarse_rounds == 0)
+            c.example = w;
+        ++c.coarse_rounds;
+    }
+    if (!c.coarse())
+        return c;
+    c.headline = "Coarse counter (" + spec + "):";
+    c.detail = "in " + std::to_string(c.coarse_rounds) + " of " + std::to_string(c.rounds) +
+        " rounds the busy window saw fewer than " + std::to_string(int(kCoarseUpdates)) + " counter updates (" +
+        c.example.text +
+        "). Those verdicts judge the counter more than the decoder: make the rounds longer (more decodes per "
+        "round) or use a finer counter.";
+    return c;
+}
+
+std::optional<ObservedCadence> observedCadence(const Record& r, const std::string& spec)
+{
+    const CounterCadence cad = cadenceOf(r, spec);
+    if (usable(cad.update_cadence_ms)) {
+        const double cms = *cad.update_cadence_ms;
+        const double period_ms = cad.period_s ? *cad.period_s * 1e3 : 0.0;
+        // As windowResolution: a cadence about the period only says the counter changed at every read.
+        const bool samplerBound = period_ms > 0 &&
+            cms >= period_ms / kSamplerBoundFactor && cms <= period_ms * kSamplerBoundFactor;
+        if (!samplerBound) {
+            ObservedCadence o;
+            o.ms = cms;
+            o.source = cad.cadence_source;
+            o.text = "every " + ms(cms) +
+                (o.source == "sampler" ? " (the sampler's figure)" : " (the record's counter_info)");
+            return o;
+        }
+    }
+    // A span S holds floor(S / c) or one more updates of a counter with cadence c, so a bracket
+    // with a advancing intervals says S / (a + 1) < c < S / (a - 1). Brackets laid out in step
+    // with the counter (the same phase every round) bias the pooled figure; these bounds, from
+    // every bracket, keep it inside what the brackets allow.
+    long long intervals = 0, advanced = 0;
+    double span_ns = 0, lo_ns = 0, hi_ns = std::numeric_limits<double>::infinity();
+    for (const Round& rd : r.rounds) {
+        const CounterRound* cr = rd.counter(spec);
+        if (!cr)
+            continue;
+        for (const std::optional<Bracket>* b : {&cr->idle_before, &cr->busy, &cr->idle_after}) {
+            if (!*b || (*b)->intervals <= 0 || (*b)->span_ns <= 0)
+                continue;
+            const double s = double((*b)->span_ns);
+            const int a = (*b)->advanced;
+            intervals += (*b)->intervals;
+            advanced += a;
+            span_ns += s;
+            lo_ns = std::max(lo_ns, s / double(a + 1));
+            if (a >= 2)
+                hi_ns = std::min(hi_ns, s / double(a - 1));
+        }
+    }
+    if (advanced <= 0 || advanced >= intervals)
+        return std::nullopt;
+    double est_ns = span_ns / double(advanced);
+    if (lo_ns <= hi_ns)
+        est_ns = std::clamp(est_ns, lo_ns, hi_ns);
+    ObservedCadence o;
+    o.ms = est_ns / 1e6;
+    o.source = "brackets";
+    o.intervals = intervals;
+    o.advanced = advanced;
+    o.text = "about every " + ms(o.ms) + " (" + std::to_string(advanced) + " of " + std::to_string(intervals) +
+        " sampling intervals advanced)";
+    return o;
 }
 
 }  // namespace jb

@@ -1,4 +1,4 @@
-#include "inspector/RoundEnergy.h"
+#include "stats/RoundEnergy.h"
 
 #include <algorithm>
 #include <cmath>

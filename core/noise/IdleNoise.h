@@ -1,5 +1,5 @@
 #pragma once
-// The Noise lab's arithmetic beyond core/noise: which intervals make up the idle brackets
+// The Noise lab's live arithmetic: which intervals make up the idle brackets
 // measured now, where the Allan curve says averaging stops helping, and each round's
 // marginal power. Pure: tested without widgets.
 #include "base/Interval.h"

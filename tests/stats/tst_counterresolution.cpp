@@ -1,7 +1,7 @@
 // The coarse-counter rule: how many counter updates a busy window holds, from the counter's
 // cadence, the sampler's period or the busy bracket's advanced count, and when that is too few.
-#include "MakeRecord.h"
-#include "inspector/CounterResolution.h"
+#include "../ui_inspector/MakeRecord.h"
+#include "stats/CounterResolution.h"
 
 #include <QtTest>
 
@@ -184,6 +184,84 @@ private slots:
             QVERIFY2(w.coarse, w.text.c_str());
         }
         QVERIFY(roundResolution(rc, 99, "rapl").basis == Basis::Unknown);
+    }
+
+    void recordWideSentence()
+    {
+        // A coarse counter: every round named, with the first coarse round's figures.
+        jbtest::RunShape coarse;
+        coarse.period_ns = 10'000'000;
+        coarse.cadence_ns = 250'000'000;
+        const Record rc = jbtest::makeRecord(coarse);
+        const CoarseCounter c = coarseCounter(rc, "rapl");
+        QVERIFY(c.coarse());
+        QCOMPARE(c.coarse_rounds, 3);
+        QCOMPARE(c.rounds, 3);
+        QCOMPARE(QString::fromStdString(c.headline), QStringLiteral("Coarse counter (rapl):"));
+        QCOMPARE(c.example.text, roundResolution(rc, 0, "rapl").text);
+        QCOMPARE(QString::fromStdString(c.detail),
+                 QStringLiteral("in 3 of 3 rounds the busy window saw fewer than 10 counter updates (") +
+                     QString::fromStdString(c.example.text) +
+                     QStringLiteral("). Those verdicts judge the counter more than the decoder: make the rounds "
+                                    "longer (more decodes per round) or use a finer counter."));
+        QCOMPARE(c.text(), c.headline + " " + c.detail);
+        // A fine one: nothing to say.
+        jbtest::RunShape fine = coarse;
+        fine.cadence_ns = 1'000'000;
+        const CoarseCounter f = coarseCounter(jbtest::makeRecord(fine), "rapl");
+        QVERIFY(!f.coarse());
+        QVERIFY(f.text().empty());
+        QCOMPARE(f.rounds, 3);
+        // A counter the record does not have.
+        QVERIFY(!coarseCounter(rc, "nvml:0").coarse());
+    }
+
+    void observedCadenceSources()
+    {
+        jbtest::RunShape coarse;
+        coarse.period_ns = 100'000'000;
+        coarse.cadence_ns = 400'000'000;
+        coarse.rounds = 6;
+        coarse.idle_s = 2.0;
+        Record r = jbtest::makeRecord(coarse);
+        // counter_info first (the made record's is the measured cadence).
+        auto o = observedCadence(r, "rapl");
+        QVERIFY(o);
+        QCOMPARE(QString::fromStdString(o->source), QStringLiteral("counter_info"));
+        QVERIFY2(std::abs(o->ms - 400.0) < 20.0, o->text.c_str());
+        r.counter_info[0].second["update_cadence_ms"] = 390.0;
+        o = observedCadence(r, "rapl");
+        QVERIFY(o);
+        QCOMPARE(o->ms, 390.0);
+        // Else the sampler's figure.
+        r.counter_info[0].second["update_cadence_ms"] = nullptr;
+        o = observedCadence(r, "rapl");
+        QVERIFY(o);
+        QCOMPARE(QString::fromStdString(o->source), QStringLiteral("sampler"));
+        QVERIFY2(std::abs(o->ms - 400.0) < 20.0, o->text.c_str());
+        // No figure: the brackets' spans over their advancing intervals, near the truth.
+        r.counter_info.clear();
+        r.sampler.clear();
+        o = observedCadence(r, "rapl");
+        QVERIFY(o);
+        QCOMPARE(QString::fromStdString(o->source), QStringLiteral("brackets"));
+        QVERIFY(o->advanced > 0 && o->advanced < o->intervals);
+        // Brackets in step with the counter (the same phase every round) are off by up to about
+        // an update each: near the truth, not at it.
+        QVERIFY2(o->ms > 300.0 && o->ms < 520.0, o->text.c_str());
+        QVERIFY2(QString::fromStdString(o->text).contains(QStringLiteral(" sampling intervals advanced)")), o->text.c_str());
+        // A counter that changes at every read: the brackets say only "at most the period".
+        jbtest::RunShape fine = coarse;
+        fine.cadence_ns = 1'000'000;
+        Record rf = jbtest::makeRecord(fine);
+        rf.counter_info.clear();
+        rf.sampler.clear();
+        QVERIFY(!observedCadence(rf, "rapl"));
+        // A sampler's cadence about the period is the sampler's bound, not the counter's.
+        Record bound = jbtest::makeRecord(fine);
+        bound.counter_info[0].second["update_cadence_ms"] = 100.0;
+        bound.sampler[0].second.update_cadence_ms = 100.0;
+        QVERIFY(!observedCadence(bound, "rapl"));
     }
 };
 

@@ -61,4 +61,35 @@ WindowResolution roundResolution(const Record& r, std::size_t round, const std::
 // The rule in words, for tooltips and docs.
 std::string resolutionRuleText();
 
+// A counter over a whole record: how many rounds it resolved coarsely, in the words the
+// Inspector's banner and the CLI's `summary` and `plan` print (written once, here).
+struct CoarseCounter {
+    std::string spec;
+    int rounds = 0;         // the record's rounds
+    int coarse_rounds = 0;  // rounds whose busy window saw fewer than kCoarseUpdates updates
+    WindowResolution example;  // the first coarse round's resolution
+    bool coarse() const { return coarse_rounds > 0; }
+    // Empty where no round is coarse. headline: "Coarse counter (rapl):"; detail: "in 3 of 3
+    // rounds the busy window saw fewer than 10 counter updates (...). Those verdicts ...".
+    std::string headline, detail;
+    std::string text() const { return headline.empty() ? std::string() : headline + " " + detail; }
+};
+CoarseCounter coarseCounter(const Record& r, const std::string& spec);
+
+// The counter's update cadence as the record shows it: the record's own figure (counter_info,
+// else the sampler's) where it is not the sampler's bound, else pooled over every
+// stored bracket (idle and busy) where some sampling intervals did not advance: their spans
+// over their advancing intervals (each advancing interval is about one update of a counter
+// slower than the sampler), kept within what each bracket allows (a span S with a advancing
+// intervals: S / (a + 1) < cadence < S / (a - 1)). None where every interval advanced or
+// nothing says.
+struct ObservedCadence {
+    double ms = 0;
+    std::string source;  // "counter_info", "sampler" or "brackets"
+    // For "brackets": the intervals and advancing intervals pooled.
+    long long intervals = 0, advanced = 0;
+    std::string text;  // "every 400 ms (the sampler's figure)", "about every 397 ms (51 of 204 sampling intervals advanced)"
+};
+std::optional<ObservedCadence> observedCadence(const Record& r, const std::string& spec);
+
 }  // namespace jb

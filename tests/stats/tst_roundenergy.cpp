@@ -1,8 +1,8 @@
 // Per-round J per decode and its uncertainty from the idle noise: the formula by hand, the
 // reference's golden record, and a made-up run whose true energy is known (the bars must be
 // neither far too narrow nor far too wide).
-#include "MakeRecord.h"
-#include "inspector/RoundEnergy.h"
+#include "../ui_inspector/MakeRecord.h"
+#include "stats/RoundEnergy.h"
 #include "record/Compare.h"
 #include "record/RecordJson.h"
 
