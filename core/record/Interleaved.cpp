@@ -209,6 +209,22 @@ std::string comparisonMarkdown(const ojson& c)
          "; paired over " + std::to_string(c.at("order").size() - c.at("warmup_blocks").get<std::size_t>()) +
          " blocks (Wilcoxon signed-rank; * p < 0.05; intervals: block bootstrap, " +
          std::to_string(c.at("resamples").get<int>()) + " resamples).\n";
+    // Why a figure is missing, and a run too short for any p below 0.05.
+    int fewest = -1;
+    for (const ojson& p : c.at("pairs")) {
+        for (const char* side : {"energy", "time"}) {
+            const ojson& x = p.at(side);
+            if (x.contains("problem"))
+                s += std::string(side) + ", " + p.at("name").get<std::string>() + ": " +
+                     x.at("problem").get<std::string>() + "\n";
+            const int n = x.at("blocks").get<int>();
+            if (n > 0 && (fewest < 0 || n < fewest))
+                fewest = n;
+        }
+    }
+    if (fewest > 0 && fewest < 6)
+        s += "With " + std::to_string(fewest) + " paired blocks the smallest p the signed-rank test can give is " +
+             pText(ojson(2.0 / std::pow(2.0, fewest))) + ": run at least 6 blocks for p < 0.05.\n";
     return s;
 }
 

@@ -220,8 +220,7 @@ void Session::onChildReady(int index, const ReadyLine& r)
 
 void Session::allReady()
 {
-    for (auto& s : samplers_)
-        s->counter().setWorkloadPid(children_.front()->pid());
+    setWorkloadFor(0);
     openJournal();
     if (state_ != State::Finished) {
         beginIdle();
@@ -230,6 +229,21 @@ void Session::allReady()
             mirror_timer_.start(20);
         }
     }
+}
+
+int Session::childOfRound(int index) const
+{
+    if (!interleaved())
+        return 0;
+    const int n = plan_.childCount();
+    return order_[std::size_t(index / n)][std::size_t(index % n)];
+}
+
+void Session::setWorkloadFor(int round)
+{
+    const std::int64_t pid = children_[std::size_t(childOfRound(round))]->pid();
+    for (auto& s : samplers_)
+        s->counter().setWorkloadPid(pid);
 }
 
 int Session::roundChild(int index) const
@@ -300,12 +314,8 @@ void Session::endIdle()
 void Session::beginRound()
 {
     current_ = Round{};
-    if (interleaved()) {
-        const int r = int(rounds_.size()), n = plan_.childCount();
-        active_ = order_[std::size_t(r / n)][std::size_t(r % n)];
-        for (auto& s : samplers_)
-            s->counter().setWorkloadPid(child()->pid());
-    }
+    if (interleaved())
+        active_ = childOfRound(int(rounds_.size()));
     current_.load_avg_before = loadAverages();
     if (task_reader_) {
         readTaskSettled([this](Result<TaskSample> s) {
@@ -394,6 +404,10 @@ void Session::afterTaskAfter()
         gpu_before_.reset();
     }
     current_.load_avg_after = loadAverages();
+    // The counters that follow the workload's CPU (sim) switch to the next round's child now,
+    // at the start of the idle bracket, so their first read of it falls in the bracket.
+    if (interleaved() && int(rounds_.size()) + 1 < plan_.totalRounds())
+        setWorkloadFor(int(rounds_.size()) + 1);
     beginIdle();
 }
 

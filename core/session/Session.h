@@ -112,6 +112,8 @@ private:
     bool interleaved() const { return !plan_.children.empty(); }
     void onChildReady(int index, const ReadyLine& r);
     void allReady();
+    int childOfRound(int index) const;  // by the blocks' order (0 with one child)
+    void setWorkloadFor(int round);     // the counters that follow a workload's CPU (sim)
 
     Mailbox mail_{this};  // sampler threads report errors to this thread here
     Plan plan_;
