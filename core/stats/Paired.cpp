@@ -189,6 +189,46 @@ PairedComparison comparePaired(std::span<const double> base, std::span<const dou
     return c;
 }
 
+double normalQuantile(double p)
+{
+    if (!(p > 0 && p < 1))
+        return std::nan("");
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01,  -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                               -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                               3.754408661907416e+00};
+    const double low = 0.02425;
+    if (p < low) {
+        const double q = std::sqrt(-2 * std::log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p > 1 - low)
+        return -normalQuantile(1 - p);
+    const double q = p - 0.5, r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+std::optional<BlocksPlan> blocksToResolve(double cv, double ratio_delta, double confidence, double power)
+{
+    if (!(std::isfinite(cv) && cv > 0) || !(ratio_delta > 0) || !(confidence > 0 && confidence < 1) ||
+        !(power > 0 && power < 1))
+        return std::nullopt;
+    BlocksPlan p;
+    p.per_block_sd = std::sqrt(2.0) * cv;
+    const double z = normalQuantile(1 - (1 - confidence) / 2) + normalQuantile(power);
+    const double n = std::pow(z * p.per_block_sd / std::log1p(ratio_delta), 2.0) / 0.955;
+    const double needed = std::ceil(n - 1e-9);
+    p.blocks = needed < 6 ? 6 : needed > 1e6 ? 1000000 : int(needed);
+    p.floor_applied = needed < 6;
+    return p;
+}
+
 std::vector<std::vector<int>> williamsRows(int children)
 {
     std::vector<std::vector<int>> rows;

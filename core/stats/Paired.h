@@ -61,6 +61,24 @@ struct PairedComparison {
 PairedComparison comparePaired(std::span<const double> base, std::span<const double> other, int resamples,
                                std::uint64_t seed);
 
+// The comparative planner: how many blocks an interleaved run needs so that a true ratio of
+// 1 + `ratio_delta` (0.05: 5%) between two workloads is found significant (two-sided, at
+// `confidence`) with probability `power`, when one workload's per-round figure (J per decode)
+// varies with coefficient of variation `cv` (sample sd / mean, e.g. from a record's rounds).
+// The per-block log ratio then varies by about sqrt(2) cv (two independent rounds); the
+// normal-theory count is divided by 0.955, the signed-rank test's efficiency against the t
+// test; and never fewer than 6 blocks, the least with which the exact signed-rank test can
+// give p < 0.05. None for a cv that is not finite and positive or a delta that is not positive.
+struct BlocksPlan {
+    int blocks = 0;
+    double per_block_sd = 0;  // of the log ratio
+    bool floor_applied = false;  // 6 blocks by the signed-rank test's floor, not by the noise
+};
+std::optional<BlocksPlan> blocksToResolve(double cv, double ratio_delta, double confidence = 0.95,
+                                          double power = 0.8);
+// The inverse normal distribution function (Acklam's rational approximation, |error| < 1.2e-9).
+double normalQuantile(double p);
+
 // The order in which `children` workloads run in each of `blocks` blocks: order[b][k] is the
 // index of the child that runs k-th in block b. Williams rows (n rows for an even n, 2n for
 // an odd n), taken in a seeded random order within each cycle of rows, so a run of whole

@@ -178,6 +178,47 @@ private slots:
         QVERIFY(z.problem.find("not positive") != std::string::npos);
     }
 
+    void normalQuantileKnownValues()
+    {
+        QVERIFY(std::fabs(normalQuantile(0.975) - 1.959963985) < 1e-8);
+        QVERIFY(std::fabs(normalQuantile(0.8) - 0.841621234) < 1e-8);
+        QVERIFY(std::fabs(normalQuantile(0.5)) < 1e-12);
+        QVERIFY(std::fabs(normalQuantile(0.001) + 3.090232306) < 1e-8);
+        QVERIFY(std::isnan(normalQuantile(0)));
+    }
+
+    void blocksToResolveByHand()
+    {
+        // cv 5%, a 5% ratio: per-block sd 0.0707; (2.8016 x 0.0707 / ln 1.05)^2 / 0.955 = 17.9 -> 18.
+        const auto p = blocksToResolve(0.05, 0.05);
+        QVERIFY(p);
+        QCOMPARE(p->blocks, 18);
+        QVERIFY(!p->floor_applied);
+        // Four times the noise: sixteen times the blocks (about).
+        const auto q = blocksToResolve(0.20, 0.05);
+        QVERIFY(q->blocks >= 16 * 18 - 16 && q->blocks <= 16 * 18);
+        // A quiet counter and a big difference: the signed-rank floor of 6 blocks.
+        const auto f = blocksToResolve(0.01, 0.20);
+        QCOMPARE(f->blocks, 6);
+        QVERIFY(f->floor_applied);
+        QVERIFY(!blocksToResolve(0, 0.05));
+        QVERIFY(!blocksToResolve(0.05, 0));
+    }
+
+    void blocksToResolveIsEnoughInSimulation()
+    {
+        // The plan's count of blocks finds a true 5% difference at cv 5% in most simulated runs.
+        const int n = blocksToResolve(0.05, 0.05)->blocks;
+        int found = 0;
+        for (int run = 0; run < 100; ++run) {
+            std::vector<double> base, other;
+            simulatePairs(n, 10.0, 1.05, 0.5, 0.0, 1000 + std::uint64_t(run), base, other);
+            const PairedComparison c = comparePaired(base, other, 0, 1);
+            found += c.test.p_two_sided && *c.test.p_two_sided < 0.05 && *c.ratio > 1;
+        }
+        QVERIFY2(found >= 70, std::to_string(found).c_str());  // the plan's power is 80%
+    }
+
     void williamsRowsBalancePositionAndCarryOver()
     {
         for (int n = 1; n <= 7; ++n) {
