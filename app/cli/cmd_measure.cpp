@@ -6,14 +6,19 @@
 #include "jobs/Provenance.h"
 #include "library/Library.h"
 #include "record/AtomicWrite.h"
+#include "record/Interleaved.h"
 #include "record/RecordJson.h"
 #include "session/RoundLine.h"
 #include "session/Session.h"
+#include "session/Workloads.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
+#include <array>
+#include <optional>
 
 
 namespace jbcli {
@@ -26,11 +31,97 @@ QCommandLineOption opt(const char* name, const char* help, const char* value = n
                  : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(help));
 }
 
+// The flags QCommandLineParser cannot take (several values each), taken out of the arguments
+// before '--': --parameter-list NAME VALUES, --parameter-scan NAME MIN MAX, --parameter-step S.
+struct ParameterFlags {
+    std::vector<jb::ParameterAxis> axes;
+    std::vector<std::array<std::string, 3>> scans;  // name, min, max: the step may come later
+    std::optional<std::string> step;
+};
+
+jb::Result<ParameterFlags> takeParameterFlags(QStringList& args)
+{
+    ParameterFlags f;
+    std::vector<std::pair<std::string, std::string>> lists;
+    const int sep = int(args.indexOf(QStringLiteral("--")));
+    const int end = sep < 0 ? int(args.size()) : sep;
+    QStringList kept;
+    for (int i = 0; i < int(args.size()); ++i) {
+        const QString a = args[i];
+        auto values = [&](int n, const char* usage) -> jb::Result<std::vector<std::string>> {
+            if (i + n >= end)
+                return jb::Error{std::string(usage)};
+            std::vector<std::string> v;
+            for (int k = 1; k <= n; ++k)
+                v.push_back(toStd(args[i + k]));
+            i += n;
+            return v;
+        };
+        if (i < end && a == QStringLiteral("--parameter-list")) {
+            auto v = values(2, "--parameter-list takes NAME and VALUES (comma-separated), e.g. --parameter-list q 3,6,9");
+            if (!v)
+                return jb::Error{v.error()};
+            lists.emplace_back((*v)[0], (*v)[1]);
+        } else if (i < end && a == QStringLiteral("--parameter-scan")) {
+            auto v = values(3, "--parameter-scan takes NAME MIN MAX, e.g. --parameter-scan q 1 6");
+            if (!v)
+                return jb::Error{v.error()};
+            f.scans.push_back({(*v)[0], (*v)[1], (*v)[2]});
+        } else if (i < end && a == QStringLiteral("--parameter-step")) {
+            auto v = values(1, "--parameter-step takes a number");
+            if (!v)
+                return jb::Error{v.error()};
+            if (f.step)
+                return jb::Error{"--parameter-step was given twice"};
+            f.step = (*v)[0];
+        } else {
+            kept << a;
+        }
+    }
+    if (f.step && f.scans.empty())
+        return jb::Error{"--parameter-step goes with --parameter-scan"};
+    for (const auto& [name, csv] : lists) {
+        auto axis = jb::parameterList(name, csv);
+        if (!axis)
+            return jb::Error{axis.error()};
+        f.axes.push_back(std::move(axis.value()));
+    }
+    for (const auto& sc : f.scans) {
+        auto axis = jb::parameterScan(sc[0], sc[1], sc[2], f.step);
+        if (!axis)
+            return jb::Error{axis.error()};
+        f.axes.push_back(std::move(axis.value()));
+    }
+    args = kept;
+    return f;
+}
+
+// A file name for a child's record: its name with anything unusual replaced by '_'.
+QString recordFileName(const std::string& name, QStringList& taken)
+{
+    QString base;
+    for (const QChar c : QString::fromStdString(name).left(80))
+        base += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('.') || c == QLatin1Char('-')
+                    ? c
+                    : QLatin1Char('_');
+    if (base.isEmpty() || base.startsWith(QLatin1Char('.')))
+        base.prepend(QStringLiteral("child"));
+    QString file = base + QStringLiteral(".json");
+    for (int n = 2; taken.contains(file) || file == QStringLiteral("comparison.json"); ++n)
+        file = base + QStringLiteral("-%1.json").arg(n);
+    taken << file;
+    return file;
+}
+
 }  // namespace
 
-int cmdMeasure(const QStringList& args)
+int cmdMeasure(const QStringList& argsIn)
 {
+    QStringList args = argsIn;
     const QString cmd = args.value(0);
+    auto params = takeParameterFlags(args);
+    if (!params)
+        return usageError(cmd, toQ(params.error()));
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Runs a decoder child in timed rounds and reads energy counters around them.\n"
@@ -38,8 +129,12 @@ int cmdMeasure(const QStringList& args)
         "and exits on 'exit'. The record (JSON) goes to stdout, one line per round to stderr.\n"
         "Exit status: 0 complete, 1 aborted (the record is still written), 2 usage."));
     p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("-- CHILD [ARGS...]"),
-                            QStringLiteral("The decoder's command line, started without a shell."));
+    p.addPositionalArgument(QStringLiteral("-- CHILD [ARGS...] [::: CHILD2 [ARGS...] ...]"),
+                            QStringLiteral("The decoder's command line, started without a shell. Several, "
+                                           "separated by ':::', run interleaved in balanced blocks and are "
+                                           "compared (paired statistics); {NAME} in an argument takes each "
+                                           "value of --parameter-list NAME V1,V2,... or --parameter-scan NAME "
+                                           "MIN MAX [--parameter-step S]."));
     p.addOptions({
         opt("label", "Label of the run (the record's 'label').", "L"),
         opt("rounds", "Rounds to run (default 7).", "R"),
@@ -61,6 +156,14 @@ int cmdMeasure(const QStringList& args)
         opt("library", "Add the record written with --out to this library (default $JOULEBENCH_LIBRARY, else "
                        "the user's library file).", "FILE|URL"),
         opt("no-library", "Do not add the record to a library."),
+        opt("name", "Several children: the name of each, in order (repeatable; {NAME} is substituted; default: "
+                    "the child's command line).", "NAME"),
+        opt("warmup", "Several children: blocks run first, recorded, and kept out of the statistics (default 0).", "N"),
+        opt("baseline", "Several children: the child the others are compared with (default: the first).", "NAME"),
+        opt("order-seed", "Several children: the seed of the blocks' balanced order (default 1).", "N"),
+        opt("out-dir", "Several children: write each child's record and comparison.json into DIR (needed).", "DIR"),
+        opt("export-markdown", "Several children: write the comparison table as Markdown to FILE.", "FILE"),
+        opt("export-csv", "Several children: write the comparison table as CSV to FILE.", "FILE"),
     });
     addCounterOptions(p);
     // Everything after "--" is the child: QCommandLineParser hands it over as positionals.
@@ -117,8 +220,66 @@ int cmdMeasure(const QStringList& args)
     }
     plan.workdir = toStd(p.value(QStringLiteral("workdir")));
     plan.with_samples = p.isSet(QStringLiteral("samples"));
+    std::vector<std::string> childArgs;
     for (const QString& a : p.positionalArguments())
-        plan.child.push_back(toStd(a));
+        childArgs.push_back(toStd(a));
+    auto commands = jb::splitCommands(childArgs);
+    if (!commands)
+        return usageError(cmd, toQ(commands.error()));
+    std::vector<std::string> names;
+    for (const QString& n : p.values(QStringLiteral("name")))
+        names.push_back(toStd(n));
+    auto workloads = jb::expandWorkloads(*commands, params->axes, names);
+    if (!workloads)
+        return usageError(cmd, toQ(workloads.error()));
+    const bool several = workloads->size() > 1;
+    if (several) {
+        for (const jb::Workload& w : *workloads)
+            plan.children.push_back({w.name, w.argv});
+        plan.child = workloads->front().argv;
+    } else {
+        plan.child = workloads->front().argv;
+    }
+    for (const char* only : {"warmup", "baseline", "order-seed", "out-dir", "export-markdown", "export-csv"})
+        if (!several && p.isSet(QString::fromLatin1(only)))
+            return usageError(cmd, QStringLiteral("--%1 is for several children (-- A ::: B, or a parameter list)")
+                                       .arg(QString::fromLatin1(only)));
+    if (!several && p.isSet(QStringLiteral("name")))
+        return usageError(cmd, QStringLiteral("--name is for several children (-- A ::: B); a single run has --label"));
+    if (!integer("warmup", plan.warmup))
+        return kUsage;
+    if (p.isSet(QStringLiteral("order-seed"))) {
+        bool ok = false;
+        plan.order_seed = p.value(QStringLiteral("order-seed")).toULongLong(&ok);
+        if (!ok)
+            return usageError(cmd, QStringLiteral("--order-seed takes a non-negative integer, not '%1'")
+                                       .arg(p.value(QStringLiteral("order-seed"))));
+    }
+    int baseline = 0;
+    if (p.isSet(QStringLiteral("baseline"))) {
+        const std::string b = toStd(p.value(QStringLiteral("baseline")));
+        baseline = -1;
+        for (std::size_t i = 0; i < plan.children.size(); ++i)
+            if (plan.children[i].name == b)
+                baseline = int(i);
+        if (baseline < 0) {
+            QStringList known;
+            for (const jb::PlanChild& c : plan.children)
+                known << toQ(c.name);
+            return usageError(cmd, QStringLiteral("--baseline %1: no child has that name (the children: %2)")
+                                       .arg(toQ(b), known.join(QStringLiteral(", "))));
+        }
+    }
+    const QString outDir = p.value(QStringLiteral("out-dir"));
+    if (several) {
+        if (outDir.isEmpty())
+            return usageError(cmd, QStringLiteral("several children write several records: give --out-dir DIR"));
+        if (p.isSet(QStringLiteral("out")) || p.isSet(QStringLiteral("journal")))
+            return usageError(cmd, QStringLiteral("several children: --out and --journal are for one child; "
+                                                  "--out-dir DIR takes every record"));
+        if (!QDir().mkpath(outDir))
+            return usageError(cmd, QStringLiteral("--out-dir %1: cannot create the folder").arg(outDir));
+    }
     auto copts = counterOptionsFrom(p);
     if (!copts)
         return usageError(cmd, toQ(copts.error()));
@@ -154,7 +315,73 @@ int cmdMeasure(const QStringList& args)
     jb::Session session(plan);
     int exitCode = kAborted;
     QObject::connect(&session, &jb::Session::roundFinished, [&](int index, const jb::Round& r) {
-        err() << toQ(jb::roundLine(plan, index, r)) << Qt::endl;
+        if (!several) {
+            err() << toQ(jb::roundLine(plan, index, r)) << Qt::endl;
+            return;
+        }
+        const int n = plan.childCount();
+        const int block = index / n;
+        const bool warm = session.isWarmupRound(index);
+        jb::Plan shown = plan;
+        shown.rounds = plan.rounds + plan.warmup;
+        err() << "[" << toQ(plan.children[std::size_t(session.roundChild(index))].name) << "] "
+              << (warm ? "warm-up " : "") << toQ(jb::roundLine(shown, block, r)) << Qt::endl;
+    });
+    QObject::connect(&session, &jb::Session::finishedSet, [&](const std::vector<jb::Record>& records) {
+        bool aborted = false, failed_write = false;
+        jb::InterleavedInput in;
+        QStringList taken;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            jb::Record rec = records[i];
+            if (!source.is_null())
+                rec.extra["source"] = source;
+            aborted = aborted || rec.isAborted();
+            const QString file = recordFileName(plan.children[i].name, taken);
+            const QString path = QDir(outDir).filePath(file);
+            if (jb::Status st = jb::writeFileAtomic(toStd(path), jb::dumpRecord(rec)); !st) {
+                err() << cmd << ": could not write " << path << ": " << toQ(st.error()) << Qt::endl;
+                failed_write = true;
+                in.files.push_back("");
+            } else {
+                in.files.push_back(toStd(file));
+                if (!p.isSet(QStringLiteral("no-library"))) {
+                    auto lib = jb::Library::open(librarySpec);
+                    auto added = lib ? (*lib)->addFile(toStd(path)) : jb::Result<jb::AddResult>(jb::Error{lib.error()});
+                    if (!added)
+                        err() << cmd << ": warning: " << file << " was not added to the library: "
+                              << toQ(added.error()) << Qt::endl;
+                }
+            }
+            in.records.push_back(std::move(rec));
+            in.names.push_back(plan.children[i].name);
+        }
+        if (aborted)
+            err() << cmd << ": aborted: " << toQ(records.front().error.value_or("")) << " (each record keeps its "
+                  << "finished rounds)" << Qt::endl;
+        in.order = session.order();
+        in.warmup_blocks = plan.warmup;
+        in.order_seed = plan.order_seed;
+        in.baseline = baseline;
+        const jb::ojson comparison = jb::interleavedComparison(in);
+        const QString cpath = QDir(outDir).filePath(QStringLiteral("comparison.json"));
+        if (jb::Status st = jb::writeFileAtomic(toStd(cpath), comparison.dump(2) + "\n"); !st) {
+            err() << cmd << ": could not write " << cpath << ": " << toQ(st.error()) << Qt::endl;
+            failed_write = true;
+        }
+        const std::string table = jb::comparisonMarkdown(comparison);
+        out() << QString::fromStdString(table);
+        out().flush();
+        for (const auto& [flag, text] : {std::pair{QStringLiteral("export-markdown"), table},
+                                         std::pair{QStringLiteral("export-csv"), jb::comparisonCsv(comparison)}}) {
+            if (!p.isSet(flag))
+                continue;
+            if (jb::Status st = jb::writeFileAtomic(toStd(p.value(flag)), text); !st) {
+                err() << cmd << ": --" << flag << ": " << toQ(st.error()) << Qt::endl;
+                failed_write = true;
+            }
+        }
+        exitCode = aborted || failed_write ? kAborted : kOk;
+        QCoreApplication::exit(exitCode);
     });
     QObject::connect(&session, &jb::Session::warning, [&](const QString& w) {
         err() << cmd << ": warning: " << w << Qt::endl;

@@ -1,25 +1,13 @@
 #include "record/Compare.h"
 
 #include "record/RecordJson.h"
+#include "stats/Paired.h"
 
 #include <random>
 
 namespace jb {
 
 namespace {
-
-// A uniform index in [0, n) from the raw 64-bit draws, without modulo bias. Not
-// std::uniform_int_distribution: its algorithm differs between standard libraries, and the
-// same seed must give the same interval everywhere.
-std::uint64_t uniformIndex(std::mt19937_64& rng, std::uint64_t n)
-{
-    const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
-    for (;;) {
-        const std::uint64_t x = rng();
-        if (x >= threshold)
-            return x % n;
-    }
-}
 
 double resampledMedian(const std::vector<double>& v, std::mt19937_64& rng, std::vector<double>& scratch)
 {

@@ -30,7 +30,8 @@ bool Plan::hasGpuTime() const
 double Plan::expectedDurationS(double busy_s) const
 {
     const double settle_s = wholeDeviceCounters().empty() ? 0.0 : 2.0 * periodS();
-    return idle_s * (rounds + 1) + rounds * (busy_s + settle_s);
+    const int n = totalRounds();
+    return idle_s * (n + 1) + n * (busy_s + settle_s);
 }
 
 PlanProgress planProgress(const Plan& p, std::optional<double> since_first_idle_s, double busy_s)
@@ -66,8 +67,20 @@ Status validatePlan(const Plan& p)
         return o;
     if (!p.meta.is_object())
         return Error{"--meta must be a JSON object"};
-    if (p.child.empty())
+    if (p.child.empty() && p.children.empty())
         return Error{"no child command: give the decoder's command line after '--'"};
+    if (p.children.size() == 1)
+        return Error{"one child is not an interleaved run: give it as the plan's child"};
+    for (std::size_t i = 0; i < p.children.size(); ++i)
+        if (p.children[i].argv.empty())
+            return Error{"child " + std::to_string(i + 1) + " (" + p.children[i].name + ") has no command line"};
+    if (p.warmup < 0)
+        return Error{"--warmup must be 0 or more (got " + std::to_string(p.warmup) + ")"};
+    if (p.warmup > 0 && p.children.empty())
+        return Error{"--warmup needs several children (-- A ::: B): with one child, leave the first rounds out "
+                     "with fewer --rounds or a longer first --idle-s"};
+    if (!p.children.empty() && !p.journal_path.empty())
+        return Error{"--journal keeps one child's rounds: an interleaved run of several children has none"};
     if (!(p.ready_timeout_s > 0))
         return Error{"--ready-timeout must be a positive number of seconds"};
     if (p.round_timeout_s && !(*p.round_timeout_s > 0))

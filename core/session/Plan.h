@@ -6,11 +6,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace jb {
+
+// One of several children in an interleaved run (measure -- A ::: B).
+struct PlanChild {
+    std::string name;
+    std::vector<std::string> argv;
+};
 
 struct Plan {
     std::optional<std::string> label;           // --label (null in the record when absent)
@@ -27,6 +34,15 @@ struct Plan {
     CounterOptions counter_options;             // where counters are read, sim parameters
     bool with_samples = false;                  // --samples: raw intervals in the record
     std::string journal_path;                   // --journal: crash-safe journal (empty: none)
+    // Several children, interleaved: `rounds` blocks, each running every child once in a
+    // balanced order (stats/Paired balancedOrder, seeded by order_seed), after `warmup` blocks
+    // that are recorded but kept out of the statistics. Empty: the one child in `child`.
+    std::vector<PlanChild> children;
+    int warmup = 0;               // --warmup
+    std::uint64_t order_seed = 1;  // --order-seed
+
+    int childCount() const { return children.empty() ? 1 : int(children.size()); }
+    int totalRounds() const { return (rounds + warmup) * childCount(); }
 
     std::vector<std::string> wholeDeviceCounters() const;
     bool hasTask() const;

@@ -5,7 +5,9 @@
 #include "child/DecoderChild.h"
 #include "counters/CounterRegistry.h"
 #include "record/Journal.h"
+#include "record/RecordJson.h"
 #include "sampling/Sampler.h"
+#include "stats/Paired.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>
@@ -62,6 +64,7 @@ Session::Session(Plan plan, QObject* parent)
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();
     qRegisterMetaType<jb::Record>();
+    qRegisterMetaType<std::vector<jb::Record>>();
     for (QTimer* t : {&idle_timer_, &timeout_timer_, &settle_timer_}) {
         t->setParent(this);  // children move with the session: moveToThread() takes them along
         t->setSingleShot(true);
@@ -106,10 +109,20 @@ void Session::start()
         finish(v.error());
         return;
     }
-    child_ = std::make_unique<DecoderChild>(plan_.child, plan_.workdir);
-    if (Status c = child_->checkLaunchable(); !c) {
-        finish(c.error());
-        return;
+    if (interleaved()) {
+        for (const PlanChild& c : plan_.children)
+            children_.push_back(std::make_unique<DecoderChild>(c.argv, plan_.workdir));
+        order_ = balancedOrder(plan_.childCount(), plan_.rounds + plan_.warmup, plan_.order_seed);
+    } else {
+        children_.push_back(std::make_unique<DecoderChild>(plan_.child, plan_.workdir));
+    }
+    jobs_.assign(children_.size(), 0);
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+        if (Status c = children_[i]->checkLaunchable(); !c) {
+            finish(interleaved() ? "child " + std::to_string(i + 1) + " (" + plan_.children[i].name + "): " + c.error()
+                                 : c.error());
+            return;
+        }
     }
     // Counters first, as the reference: the samplers run before the child starts.
     for (const std::string& spec : plan_.wholeDeviceCounters()) {
@@ -156,32 +169,98 @@ void Session::start()
         specs << QString::fromStdString(s->spec());
     emit started(origin_ns_, specs);
 
-    child_->setForwardStderr(forward_child_stderr_);
-    connect(child_.get(), &DecoderChild::ready, this, [this](ReadyLine r) {
-        timeout_timer_.stop();
-        jobs_ = r.jobs;
-        for (auto& s : samplers_)
-            s->counter().setWorkloadPid(child_->pid());
-        emit childReady(r.jobs);
-        openJournal();
-        if (state_ != State::Finished) {
-            beginIdle();
-            if (mirror_probes_.size() >= 2) {
-                readMirrorProbes();
-                mirror_timer_.start(20);
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+        DecoderChild* c = children_[i].get();
+        const int index = int(i);
+        // Several children: every message names the child it is about.
+        auto who = [this, index](const std::string& m) {
+            return interleaved() ? "child " + std::to_string(index + 1) + " (" + plan_.children[std::size_t(index)].name +
+                                       "): " + m
+                                 : m;
+        };
+        c->setForwardStderr(forward_child_stderr_);
+        connect(c, &DecoderChild::ready, this, [this, index](ReadyLine r) { onChildReady(index, r); });
+        connect(c, &DecoderChild::done, this, [this, index](const DoneLine& line) {
+            if (index == active_)
+                onDone(line);
+        });
+        connect(c, &DecoderChild::failed, this,
+                [this, who](const QString& m) { onChildFailed(QString::fromStdString(who(m.toStdString()))); });
+        connect(c, &DecoderChild::finished, this, [this, who](int code, bool crashed) {
+            if (state_ == State::Finished)
+                return;
+            if (exit_expected_) {
+                if (code != 0 || crashed)
+                    warnings_.push_back(who("the child exited with code " + std::to_string(code) +
+                                            (crashed ? " (killed by a signal)" : "") + " after 'exit'"));
+                if (++exited_children_ == int(children_.size()))
+                    finish(std::nullopt);
+                return;
             }
-        }
-    });
-    connect(child_.get(), &DecoderChild::done, this, &Session::onDone);
-    connect(child_.get(), &DecoderChild::failed, this, &Session::onChildFailed);
-    connect(child_.get(), &DecoderChild::finished, this, &Session::onChildFinished);
+            // Exited while nothing was asked of it (during an idle bracket, say).
+            fail(who(std::string("the child ") +
+                     (crashed ? "was killed by a signal" : "exited with code " + std::to_string(code)) +
+                     " while the run still needed it"));
+        });
+    }
     timeout_timer_.start(msFromS(plan_.ready_timeout_s));
-    child_->start();
+    for (auto& c : children_)
+        c->start();
+}
+
+void Session::onChildReady(int index, const ReadyLine& r)
+{
+    jobs_[std::size_t(index)] = r.jobs;
+    emit childReady(r.jobs);
+    if (++ready_children_ < int(children_.size()))
+        return;
+    timeout_timer_.stop();
+    allReady();
+}
+
+void Session::allReady()
+{
+    setWorkloadFor(0);
+    openJournal();
+    if (state_ != State::Finished) {
+        beginIdle();
+        if (mirror_probes_.size() >= 2) {
+            readMirrorProbes();
+            mirror_timer_.start(20);
+        }
+    }
+}
+
+int Session::childOfRound(int index) const
+{
+    if (!interleaved())
+        return 0;
+    const int n = plan_.childCount();
+    return order_[std::size_t(index / n)][std::size_t(index % n)];
+}
+
+void Session::setWorkloadFor(int round)
+{
+    const std::int64_t pid = children_[std::size_t(childOfRound(round))]->pid();
+    for (auto& s : samplers_)
+        s->counter().setWorkloadPid(pid);
+}
+
+int Session::roundChild(int index) const
+{
+    if (index < 0 || index >= int(round_child_.size()))
+        return 0;
+    return round_child_[std::size_t(index)];
+}
+
+bool Session::isWarmupRound(int index) const
+{
+    return interleaved() && index >= 0 && index < plan_.warmup * plan_.childCount();
 }
 
 qint64 Session::childPid() const
 {
-    return child_ ? child_->pid() : 0;
+    return child() ? child()->pid() : 0;
 }
 
 void Session::setForwardChildStderr(bool forward)
@@ -235,6 +314,8 @@ void Session::endIdle()
 void Session::beginRound()
 {
     current_ = Round{};
+    if (interleaved())
+        active_ = childOfRound(int(rounds_.size()));
     current_.load_avg_before = loadAverages();
     if (task_reader_) {
         readTaskSettled([this](Result<TaskSample> s) {
@@ -265,7 +346,7 @@ void Session::afterTaskBefore()
     emit phase({PhaseEvent::BusyStarted, int(rounds_.size()), busy_t0_});
     if (plan_.round_timeout_s)
         timeout_timer_.start(msFromS(*plan_.round_timeout_s));
-    child_->go(plan_.k);
+    child()->go(plan_.k);
 }
 
 void Session::onDone(const DoneLine& line)
@@ -304,7 +385,7 @@ void Session::afterTaskAfter()
             return;
         }
         GpuTime g;
-        const std::int64_t me = child_->pid();
+        const std::int64_t me = child()->pid();
         std::map<std::int64_t, std::int64_t> dt;
         for (const auto& [pid, t] : *gpu_before_)
             dt[pid] -= t;
@@ -323,6 +404,10 @@ void Session::afterTaskAfter()
         gpu_before_.reset();
     }
     current_.load_avg_after = loadAverages();
+    // The counters that follow the workload's CPU (sim) switch to the next round's child now,
+    // at the start of the idle bracket, so their first read of it falls in the bracket.
+    if (interleaved() && int(rounds_.size()) + 1 < plan_.totalRounds())
+        setWorkloadFor(int(rounds_.size()) + 1);
     beginIdle();
 }
 
@@ -368,18 +453,24 @@ void Session::finishRound()
         }
     }
     rounds_.push_back(current_);
+    round_child_.push_back(active_);
     journalRound(current_);
     const int index = int(rounds_.size()) - 1;
     emit roundFinished(index, current_);
-    if (int(rounds_.size()) < plan_.rounds) {
+    if (int(rounds_.size()) < plan_.totalRounds()) {
         beginRound();
         return;
     }
-    // Done: ask the child to exit and give it a moment, as the reference waits for it.
+    // Done: ask the children to exit and give them a moment, as the reference waits for it.
     state_ = State::Settling;
     exit_expected_ = true;
-    child_->sendExit();
-    if (!child_->running()) {
+    for (auto& c : children_) {
+        if (c->running())
+            c->sendExit();
+        else
+            ++exited_children_;
+    }
+    if (exited_children_ == int(children_.size())) {
         finish(std::nullopt);
         return;
     }
@@ -440,23 +531,6 @@ void Session::onChildFailed(const QString& message)
     fail(message.toStdString());
 }
 
-void Session::onChildFinished(int code, bool crashed)
-{
-    if (state_ == State::Finished)
-        return;
-    if (exit_expected_) {
-        if (code != 0 || crashed)
-            warnings_.push_back("the child exited with code " + std::to_string(code) +
-                                (crashed ? " (killed by a signal)" : "") + " after 'exit'");
-        finish(std::nullopt);
-        return;
-    }
-    // Exited while nothing was asked of it (during an idle bracket, say).
-    fail(std::string("the child ") +
-         (crashed ? "was killed by a signal" : "exited with code " + std::to_string(code)) +
-         " while the run still needed it");
-}
-
 void Session::onSamplerError(const QString& spec, const QString& message)
 {
     const std::string w = spec.toStdString() + ": " + message.toStdString();
@@ -467,7 +541,7 @@ void Session::onSamplerError(const QString& spec, const QString& message)
 void Session::fail(const std::string& reason)
 {
     std::string where;
-    if (state_ == State::Busy || (state_ == State::Settling && int(rounds_.size()) < plan_.rounds) ||
+    if (state_ == State::Busy || (state_ == State::Settling && int(rounds_.size()) < plan_.totalRounds()) ||
         (state_ == State::IdleBracket && brackets_.size() > rounds_.size() + 1))
         where = "round " + std::to_string(rounds_.size() + 1) + ": ";
     else if (state_ == State::IdleBracket && !brackets_.empty())
@@ -492,8 +566,36 @@ void Session::finish(std::optional<std::string> error)
             emit warning(QString::fromStdString(w));
         }
     }
-    if (child_ && child_->running() && error)
-        child_->terminate();
+    if (error)
+        for (auto& c : children_)
+            if (c->running())
+                c->terminate();
+    if (interleaved()) {
+        std::vector<Record> records;
+        for (int i = 0; i < plan_.childCount(); ++i) {
+            Record r = baseRecord(i);
+            nlohmann::ordered_json warm = nlohmann::ordered_json::array();
+            for (std::size_t k = 0; k < rounds_.size(); ++k) {
+                if (round_child_[k] != i)
+                    continue;
+                if (isWarmupRound(int(k)))
+                    warm.push_back(roundToJson(rounds_[k]));
+                else
+                    r.rounds.push_back(rounds_[k]);
+            }
+            r.extra["warmup_rounds"] = std::move(warm);
+            if (plan_.with_samples)
+                for (const auto& s : samplers_)
+                    r.samples.emplace_back(s->spec(), s->store()->all());
+            r.status = error ? "aborted" : "complete";
+            if (error)
+                r.error = *error;
+            records.push_back(std::move(r));
+        }
+        qCInfo(lcSession, "finished: %s", error ? error->c_str() : "complete");
+        emit finishedSet(records);
+        return;
+    }
     Record r = snapshot();
     r.status = error ? "aborted" : "complete";
     if (error)
@@ -502,18 +604,18 @@ void Session::finish(std::optional<std::string> error)
     emit finished(r);
 }
 
-Record Session::baseRecord() const
+Record Session::baseRecord(int child) const
 {
     Record r;
     r.label = plan_.label;
     r.meta = plan_.meta;
-    r.jobs = jobs_;
+    r.jobs = jobs_.empty() ? 0 : jobs_[std::size_t(child)];
     r.k = plan_.k;
     r.counters = plan_.counters;
     r.idle_s = plan_.idle_s;
     r.sample_s = plan_.periodS();
     r.host = hostInfo();
-    r.child = plan_.child;
+    r.child = interleaved() ? plan_.children[std::size_t(child)].argv : plan_.child;
     r.tool = std::make_pair(std::string(kToolName), std::string(kToolVersion));
     for (const auto& s : samplers_) {
         r.counter_info.emplace_back(s->spec(), s->counterInfo());
@@ -525,6 +627,19 @@ Record Session::baseRecord() const
         r.extra["started_at"] = started_at_;  // wall-clock start, ISO 8601 UTC (the library's time)
     if (!warnings_.empty())
         r.extra["warnings"] = warnings_;
+    if (interleaved()) {
+        // Which of the run's children this record is, and where its rounds sat in the blocks.
+        nlohmann::ordered_json in;
+        in["name"] = plan_.children[std::size_t(child)].name;
+        in["index"] = child;
+        nlohmann::ordered_json names = nlohmann::ordered_json::array();
+        for (const PlanChild& c : plan_.children)
+            names.push_back(c.name);
+        in["children"] = std::move(names);
+        in["warmup_blocks"] = plan_.warmup;
+        in["order_seed"] = plan_.order_seed;
+        r.extra["interleaved"] = std::move(in);
+    }
     return r;
 }
 
@@ -579,7 +694,7 @@ void Session::settleStep()
 {
     if (state_ == State::Finished || !settle_then_)
         return;
-    auto cur = task_reader_->read(child_->pid());
+    auto cur = task_reader_->read(child()->pid());
     if (!cur) {
         auto then = std::move(settle_then_);
         then(Error{cur.error()});

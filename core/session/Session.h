@@ -56,7 +56,12 @@ public:
     // The child's stderr: forwarded to ours (CLI, the reference's behaviour) or captured into
     // failure messages (GUI). Before start().
     void setForwardChildStderr(bool forward);
-    qint64 childPid() const;  // 0 before the child started
+    qint64 childPid() const;  // 0 before the child started (several children: the one running now)
+    // Several children (plan.children): which child ran round `index` (in run order), whether
+    // it was a warm-up round, and the blocks' order (order[b][k]: the k-th child of block b).
+    int roundChild(int index) const;
+    bool isWarmupRound(int index) const;
+    const std::vector<std::vector<int>>& order() const { return order_; }
     bool isRunning() const { return state_ != State::Idle && state_ != State::Finished; }
 
 public slots:
@@ -75,6 +80,9 @@ signals:
     // Always emitted once: status "complete" or "aborted" (with error). With plan.with_samples
     // the raw intervals are in the record.
     void finished(jb::Record record);
+    // Several children: emitted once instead of finished(), with one record per child (plan
+    // order), each as a single-child run writes it; warm-up rounds in extra "warmup_rounds".
+    void finishedSet(std::vector<jb::Record> records);
 
 private:
     enum class State { Idle, Starting, IdleBracket, Busy, Settling, Finished };
@@ -98,16 +106,26 @@ private:
     void afterTaskBefore();
     void afterTaskAfter();
     void onChildFailed(const QString& message);
-    void onChildFinished(int code, bool crashed);
     void onSamplerError(const QString& spec, const QString& message);
-    Record baseRecord() const;
+    Record baseRecord(int child = 0) const;
+    DecoderChild* child() const { return children_.empty() ? nullptr : children_[std::size_t(active_)].get(); }
+    bool interleaved() const { return !plan_.children.empty(); }
+    void onChildReady(int index, const ReadyLine& r);
+    void allReady();
+    int childOfRound(int index) const;  // by the blocks' order (0 with one child)
+    void setWorkloadFor(int round);     // the counters that follow a workload's CPU (sim)
 
     Mailbox mail_{this};  // sampler threads report errors to this thread here
     Plan plan_;
     State state_ = State::Idle;
     std::vector<std::unique_ptr<Sampler>> samplers_;
     std::unique_ptr<TaskReader> task_reader_;
-    std::unique_ptr<DecoderChild> child_;
+    std::vector<std::unique_ptr<DecoderChild>> children_;  // plan order
+    int active_ = 0;                                     // the child of the current round
+    int ready_children_ = 0;
+    int exited_children_ = 0;
+    std::vector<std::vector<int>> order_;  // per block (warm-up blocks first)
+    std::vector<int> round_child_;         // per finished round
     std::unique_ptr<Journal> journal_;          // with plan.journal_path: one line per round
     std::vector<std::size_t> journaled_upto_;  // per sampler: intervals already journaled
     QTimer idle_timer_;
@@ -117,7 +135,7 @@ private:
     std::vector<std::pair<std::string, std::unique_ptr<EnergyCounter>>> mirror_probes_;
     std::vector<std::vector<std::int64_t>> mirror_reads_;  // one row per probe time
     std::int64_t origin_ns_ = 0;
-    std::int64_t jobs_ = 0;
+    std::vector<std::int64_t> jobs_;  // per child, from its ready line
     std::vector<std::array<std::int64_t, 2>> brackets_;
     std::int64_t idle_t0_ = 0;
     std::int64_t busy_t0_ = 0, busy_t1_ = 0;
@@ -139,3 +157,4 @@ private:
 Q_DECLARE_METATYPE(jb::PhaseEvent)
 Q_DECLARE_METATYPE(jb::Round)
 Q_DECLARE_METATYPE(jb::Record)
+Q_DECLARE_METATYPE(std::vector<jb::Record>)

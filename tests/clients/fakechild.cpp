@@ -1,7 +1,8 @@
 // A decoder child for the tests, speaking the protocol with scripted misbehaviour.
 //   fakechild serve [--jobs N] [--job-ms MS] [--flag FILE] [--busy-w W] [--mode MODE] [--fail-round R]
 // On `go k` it busy-loops N*k*MS ms (creating FILE while busy, so a fake powercap zone can
-// raise its power) and answers `done <N*k> <wall-ns> truth_nj=<W * busy ns>`.
+// raise its power; the file says "busy W" with --busy-w, so a zone can draw W for this child)
+// and answers `done <N*k> <wall-ns> truth_nj=<W * busy ns>`.
 // MODE: normal | noready (never prints ready) | badready (prints garbage first) | garbage
 // (answers round R with garbage) | exit (exits during round R) | hang (never answers round R)
 // | flood (writes endless output without a newline in round R) | nostdin (never reads again
@@ -75,7 +76,13 @@ int main(int argc, char** argv)
             if (mode == "flood") { std::string s(65536, 'x'); for (;;) std::fwrite(s.data(), 1, s.size(), stdout); }
         }
         const auto t0 = Clock::now();
-        if (!flag.empty()) std::ofstream(flag) << "busy\n";
+        if (!flag.empty()) {
+            // "busy W": a fake zone that reads it draws this child's own power (written whole,
+            // then renamed, so the zone never reads half a line).
+            const std::string tmp = flag + ".tmp";
+            std::ofstream(tmp) << "busy " << busy_w << "\n";
+            std::rename(tmp.c_str(), flag.c_str());
+        }
         const std::int64_t busy_ns = std::int64_t(jobs) * k * job_ms * 1'000'000;
         spin(busy_ns);
         if (!flag.empty()) std::remove(flag.c_str());

@@ -10,6 +10,9 @@
 // the power in uW instead of the energy (amdgpu); --stall-at: the counter stops advancing for D s from S s on;
 // --jump-at: J uJ added at once at S s; --back-at: the counter steps back by B uJ at S s;
 // --drift-flag FILE --drift-w W: W more while FILE exists (an idle power that changes).
+// --busy-from-flag: the flag file's "busy W" (fakechild --busy-w) sets the busy power of the
+// child that wrote it instead of --busy-w; --busy-growth F: the busy power grows by the fraction F per second of the zone's
+// life (a chip that warms: the same work costs more as the run goes on).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +29,8 @@ int main(int argc, char** argv)
     }
     const std::string dir = argv[1];
     std::string name = "package-0", flag, file = "energy_uj", drift_flag;
-    double drift_w = 0;
+    double drift_w = 0, busy_growth = 0;
+    bool busy_from_flag = false;
     bool meta = true, power = false;
     double stall_at = -1, stall_s = 0, jump_at = -1, back_at = -1;
     unsigned long long jump_uj = 0, back_uj = 0;
@@ -47,6 +51,8 @@ int main(int argc, char** argv)
         else if (a == "--file") file = next();
         else if (a == "--drift-flag") drift_flag = next();
         else if (a == "--drift-w") drift_w = std::atof(next().c_str());
+        else if (a == "--busy-growth") busy_growth = std::atof(next().c_str());
+        else if (a == "--busy-from-flag") busy_from_flag = true;
         else if (a == "--no-meta") meta = false;
         else if (a == "--power") power = true;
         else if (a == "--stall-at") stall_at = std::atof(next().c_str());
@@ -78,7 +84,17 @@ int main(int argc, char** argv)
         struct stat st{};
         const bool busy = !flag.empty() && ::stat(flag.c_str(), &st) == 0;
         const bool drifted = !drift_flag.empty() && ::stat(drift_flag.c_str(), &st) == 0;
-        const double w = idle_w + (busy ? busy_w : 0) + (drifted ? drift_w : 0);
+        double this_busy_w = busy_w;
+        if (busy && busy_from_flag) {
+            std::ifstream f(flag);
+            std::string word;
+            double w = 0;
+            if (f >> word >> w && word == "busy" && w > 0)
+                this_busy_w = w;
+        }
+        if (busy)
+            this_busy_w *= 1.0 + busy_growth * since;
+        const double w = idle_w + (busy ? this_busy_w : 0) + (drifted ? drift_w : 0);
         const bool stalled = stall_at >= 0 && since >= stall_at && since < stall_at + stall_s;
         if (!stalled)
             carry_uj += w * dt * 1e6;

@@ -1,0 +1,263 @@
+#include "record/Interleaved.h"
+
+#include "record/Csv.h"
+#include "stats/Paired.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace jb {
+
+namespace {
+
+constexpr double kSignificance = 0.05;
+
+ojson num(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
+
+ojson pairedJson(const PairedComparison& c, const char* difference_unit)
+{
+    ojson o = ojson::object();
+    o["blocks"] = c.pairs;
+    o["median_baseline"] = num(c.median_base);
+    o["median"] = num(c.median_other);
+    o["ratio"] = num(c.ratio);
+    o["ratio_ci95"] = c.ratio_ci_low ? ojson::array({*c.ratio_ci_low, *c.ratio_ci_high}) : ojson(nullptr);
+    o[std::string("difference_") + difference_unit] = num(c.difference);
+    o[std::string("difference_ci95_") + difference_unit] =
+        c.difference_ci_low ? ojson::array({*c.difference_ci_low, *c.difference_ci_high}) : ojson(nullptr);
+    o["p_value"] = num(c.test.p_two_sided);
+    o["test"] = c.test.exact ? "wilcoxon signed-rank, exact" : "wilcoxon signed-rank, normal approximation";
+    o["effect_size_rank_biserial"] = num(c.test.rank_biserial);
+    o["significant"] = c.test.p_two_sided ? ojson(*c.test.p_two_sided < kSignificance) : ojson(nullptr);
+    if (!c.problem.empty())
+        o["problem"] = c.problem;
+    return o;
+}
+
+// The blocks both children measured (the k-th measured round of each is block k).
+void paired(const std::vector<std::optional<double>>& a, const std::vector<std::optional<double>>& b,
+            std::vector<double>& pa, std::vector<double>& pb)
+{
+    for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+        if (a[k] && b[k]) {
+            pa.push_back(*a[k]);
+            pb.push_back(*b[k]);
+        }
+}
+
+std::optional<double> medianOf(const std::vector<std::optional<double>>& v)
+{
+    std::vector<double> x;
+    for (const auto& e : v)
+        if (e)
+            x.push_back(*e);
+    if (x.empty())
+        return std::nullopt;
+    return median(x);
+}
+
+std::string fmt(const ojson& v, const char* f)
+{
+    if (!v.is_number())
+        return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v.get<double>());
+    return buf;
+}
+
+std::string ci(const ojson& v, const char* f)
+{
+    if (!v.is_array() || v.size() != 2)
+        return "-";
+    return fmt(v[0], f) + " - " + fmt(v[1], f);
+}
+
+std::string pText(const ojson& v)
+{
+    if (!v.is_number())
+        return "-";
+    const double p = v.get<double>();
+    char buf[32];
+    if (p < 0.001)
+        std::snprintf(buf, sizeof buf, "%.1e", p);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f", p);
+    return buf;
+}
+
+}  // namespace
+
+BlockFigures blockFigures(const Record& r, const std::string& counter)
+{
+    BlockFigures f;
+    for (const Round& round : r.rounds) {
+        const CounterRound* c = round.counter(counter);
+        const bool has = round.decodes > 0;
+        f.j_per_decode.push_back(has && c && c->has_marginal
+                                     ? std::optional<double>(c->marginal_nj / 1e9 / double(round.decodes))
+                                     : std::nullopt);
+        f.s_per_decode.push_back(has ? std::optional<double>(double(round.child_wall_ns) / 1e9 / double(round.decodes))
+                                     : std::nullopt);
+    }
+    return f;
+}
+
+ojson interleavedComparison(const InterleavedInput& in)
+{
+    std::string counter = in.counter;
+    if (counter.empty() && !in.records.empty() && !in.records.front().counter_info.empty())
+        counter = in.records.front().counter_info.front().first;
+    if (counter == "task")
+        counter.clear();
+    std::vector<BlockFigures> figures;
+    for (const Record& r : in.records)
+        figures.push_back(blockFigures(r, counter));
+
+    ojson o = ojson::object();
+    o["kind"] = "joulebench-interleaved-comparison";
+    o["version"] = 1;
+    o["counter"] = counter;
+    o["baseline"] = in.names.at(std::size_t(in.baseline));
+    o["significance_level"] = kSignificance;
+    o["resamples"] = in.resamples;
+    o["seed"] = in.seed;
+    o["warmup_blocks"] = in.warmup_blocks;
+    o["order_seed"] = in.order_seed;
+    ojson order = ojson::array();
+    for (const auto& block : in.order) {
+        ojson names = ojson::array();
+        for (int c : block)
+            names.push_back(in.names.at(std::size_t(c)));
+        order.push_back(std::move(names));
+    }
+    o["order"] = std::move(order);
+    ojson children = ojson::array();
+    for (std::size_t i = 0; i < in.records.size(); ++i) {
+        ojson c = ojson::object();
+        c["name"] = in.names[i];
+        c["argv"] = in.records[i].child;
+        c["record"] = i < in.files.size() && !in.files[i].empty() ? ojson(in.files[i]) : ojson(nullptr);
+        c["status"] = in.records[i].status ? ojson(*in.records[i].status) : ojson(nullptr);
+        c["rounds"] = in.records[i].rounds.size();
+        c["median_j_per_decode"] = num(medianOf(figures[i].j_per_decode));
+        c["median_s_per_decode"] = num(medianOf(figures[i].s_per_decode));
+        children.push_back(std::move(c));
+    }
+    o["children"] = std::move(children);
+    ojson pairs = ojson::array();
+    const BlockFigures& base = figures.at(std::size_t(in.baseline));
+    for (std::size_t i = 0; i < in.records.size(); ++i) {
+        if (int(i) == in.baseline)
+            continue;
+        ojson p = ojson::object();
+        p["name"] = in.names[i];
+        p["against"] = in.names[std::size_t(in.baseline)];
+        std::vector<double> eb, eo, tb, to;
+        paired(base.j_per_decode, figures[i].j_per_decode, eb, eo);
+        paired(base.s_per_decode, figures[i].s_per_decode, tb, to);
+        p["energy"] = pairedJson(comparePaired(eb, eo, in.resamples, in.seed), "j");
+        p["time"] = pairedJson(comparePaired(tb, to, in.resamples, in.seed), "s");
+        pairs.push_back(std::move(p));
+    }
+    o["pairs"] = std::move(pairs);
+    return o;
+}
+
+namespace {
+
+struct Row {
+    std::string name, j, e_ratio, e_ci, e_p, s, t_ratio, t_ci, t_p;
+};
+
+std::vector<Row> rows(const ojson& c)
+{
+    std::vector<Row> out;
+    for (const ojson& child : c.at("children")) {
+        Row r;
+        r.name = child.at("name").get<std::string>();
+        r.j = fmt(child.at("median_j_per_decode"), "%.6g");
+        r.s = fmt(child.at("median_s_per_decode"), "%.6g");
+        r.e_ratio = r.t_ratio = "1 (baseline)";
+        r.e_ci = r.e_p = r.t_ci = r.t_p = "";
+        for (const ojson& p : c.at("pairs")) {
+            if (p.at("name") != child.at("name"))
+                continue;
+            const ojson& e = p.at("energy");
+            const ojson& t = p.at("time");
+            r.e_ratio = fmt(e.at("ratio"), "%.4f");
+            r.e_ci = ci(e.at("ratio_ci95"), "%.4f");
+            r.e_p = pText(e.at("p_value")) + (e.at("significant") == true ? " *" : "");
+            r.t_ratio = fmt(t.at("ratio"), "%.4f");
+            r.t_ci = ci(t.at("ratio_ci95"), "%.4f");
+            r.t_p = pText(t.at("p_value")) + (t.at("significant") == true ? " *" : "");
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string comparisonMarkdown(const ojson& c)
+{
+    std::string s = "| child | J/decode | energy ratio | 95% CI | p | s/decode | time ratio | 95% CI | p |\n"
+                    "|---|---:|---:|---|---:|---:|---:|---|---:|\n";
+    for (const Row& r : rows(c))
+        s += "| " + r.name + " | " + r.j + " | " + r.e_ratio + " | " + r.e_ci + " | " + r.e_p + " | " + r.s + " | " +
+             r.t_ratio + " | " + r.t_ci + " | " + r.t_p + " |\n";
+    s += "\nBaseline: " + c.at("baseline").get<std::string>() + "; counter " + c.at("counter").get<std::string>() +
+         "; paired over " + std::to_string(c.at("order").size() - c.at("warmup_blocks").get<std::size_t>()) +
+         " blocks (Wilcoxon signed-rank; * p < 0.05; intervals: block bootstrap, " +
+         std::to_string(c.at("resamples").get<int>()) + " resamples).\n";
+    // Why a figure is missing, and a run too short for any p below 0.05.
+    int fewest = -1;
+    for (const ojson& p : c.at("pairs")) {
+        for (const char* side : {"energy", "time"}) {
+            const ojson& x = p.at(side);
+            if (x.contains("problem"))
+                s += std::string(side) + ", " + p.at("name").get<std::string>() + ": " +
+                     x.at("problem").get<std::string>() + "\n";
+            const int n = x.at("blocks").get<int>();
+            if (n > 0 && (fewest < 0 || n < fewest))
+                fewest = n;
+        }
+    }
+    if (fewest > 0 && fewest < 6)
+        s += "With " + std::to_string(fewest) + " paired blocks the smallest p the signed-rank test can give is " +
+             pText(ojson(2.0 / std::pow(2.0, fewest))) + ": run at least 6 blocks for p < 0.05.\n";
+    return s;
+}
+
+std::string comparisonCsv(const ojson& c)
+{
+    std::string s = csvRow({"child", "median_j_per_decode", "energy_ratio", "energy_ratio_ci_low", "energy_ratio_ci_high",
+                            "energy_p", "median_s_per_decode", "time_ratio", "time_ratio_ci_low", "time_ratio_ci_high",
+                            "time_p"});
+    auto n = [](const ojson& v) { return v.is_number() ? csvNumber(v.get<double>()) : std::string(); };
+    for (const ojson& child : c.at("children")) {
+        std::vector<std::string> cells{csvCell(child.at("name").get<std::string>()), n(child.at("median_j_per_decode"))};
+        const ojson* pair = nullptr;
+        for (const ojson& p : c.at("pairs"))
+            if (p.at("name") == child.at("name"))
+                pair = &p;
+        auto side = [&](const char* key) {
+            if (!pair) {
+                cells.insert(cells.end(), {"1", "", "", ""});
+                return;
+            }
+            const ojson& x = pair->at(key);
+            const ojson& ci95 = x.at("ratio_ci95");
+            cells.push_back(n(x.at("ratio")));
+            cells.push_back(ci95.is_array() ? n(ci95[0]) : "");
+            cells.push_back(ci95.is_array() ? n(ci95[1]) : "");
+            cells.push_back(n(x.at("p_value")));
+        };
+        side("energy");
+        cells.push_back(n(child.at("median_s_per_decode")));
+        side("time");
+        s += csvRow(cells);
+    }
+    return s;
+}
+
+}  // namespace jb
