@@ -2,7 +2,7 @@
 // spans; busy windows take their round's verdict colour; idle bands come from the rounds'
 // figures, or from the samples while a bracket lasts.
 #include "common/RunTimeline.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <QtTest>
 

@@ -2,6 +2,7 @@
 #include "chart/PowerChart.h"
 
 #include "chart/AxisTicks.h"
+#include "common/Palette.h"
 
 #include "record/AtomicWrite.h"
 #include "sampling/SampleStore.h"
@@ -182,7 +183,7 @@ PowerChart::PowerChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Im
     d->chart->setMargins(QMargins(4, 6, 10, 4));
 
     d->series = new QLineSeries;
-    QPen pen(QColor(0x15, 0x65, 0xc0));
+    QPen pen(palette::powerTrace());
     pen.setWidthF(1.0);
     pen.setCosmetic(true);  // the raster engine's fast stroker: thousands of points per redraw
     d->series->setPen(pen);
@@ -196,7 +197,7 @@ PowerChart::PowerChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Im
     d->ay->setTickType(QValueAxis::TicksDynamic);
     for (QValueAxis* a : {d->ax, d->ay}) {
         QPen grid = a->gridLinePen();
-        grid.setColor(QColor(0, 0, 0, 28));
+        grid.setColor(palette::gridLine());
         a->setGridLinePen(grid);
         a->setMinorGridLineVisible(false);
     }
@@ -222,8 +223,8 @@ PowerChart::PowerChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Im
     d->placeholder->setAlignment(Qt::AlignCenter);
     d->placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
     d->placeholder->setStyleSheet(
-        QStringLiteral("QLabel { color: #616161; background: rgba(255, 255, 255, 210);"
-                       " padding: 10px; font-size: 12pt; }"));
+        QStringLiteral("QLabel { color: %1; background: rgba(255, 255, 255, 210); padding: 10px; font-size: 12pt; }")
+            .arg(palette::mutedText().name()));
     d->placeholder->setWordWrap(true);
     d->placeholder->setMaximumWidth(520);
     auto* grid = new QGridLayout(this);
@@ -610,8 +611,8 @@ void View::drawBackground(QPainter* p, const QRectF& rect)
             p->drawLine(QPointF(x0, y), QPointF(x1, y));
         }
     }
-    const QColor bandFill(0x54, 0x6e, 0x7a, 60);
-    const QColor meanLine(0x37, 0x47, 0x4f, 200);
+    const QColor bandFill = palette::bandFill();
+    const QColor meanLine = palette::bandMean();
     for (const ChartBand& b : d_->bands) {
         const double x0 = d_->xAt(b.t0_s), x1 = d_->xAt(b.t1_s);
         if (x1 < pa.left() || x0 > pa.right())
@@ -634,7 +635,7 @@ void View::drawForeground(QPainter* p, const QRectF& rect)
     const QPointF at(d_->xAt(d_->hover->t_s), d_->yAt(d_->hover->power_w));
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
-    p->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DotLine));
+    p->setPen(QPen(palette::hoverGuide(), 1, Qt::DotLine));
     p->drawLine(QPointF(at.x(), pa.top()), QPointF(at.x(), pa.bottom()));
     p->setPen(QPen(Qt::white, 1.5));
     p->setBrush(d_->series->pen().color());

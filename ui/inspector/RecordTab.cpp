@@ -2,12 +2,13 @@
 
 #include "chart/ChartPanel.h"
 #include "chart/PowerChart.h"
+#include "common/Banner.h"
 #include "common/CsvExport.h"
 #include "common/Format.h"
+#include "common/Palette.h"
 #include "common/RecordFiles.h"
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
-#include "common/VerdictStyle.h"
 #include "inspector/MetadataView.h"
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
@@ -41,13 +42,6 @@ QString plain(const QString& html)
     return QTextDocumentFragment::fromHtml(html).toPlainText();
 }
 
-void styleBanner(QLabel* l, const QString& fill, const QString& ink)
-{
-    l->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; padding: 6px 10px; }")
-            .arg(fill, ink));
-}
-
 }  // namespace
 
 RecordTab::RecordTab(const QString& path, QWidget* parent)
@@ -58,8 +52,8 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
       loadingBar_(new QProgressBar(this)),
       header_(new QLabel(this)),
       export_(new QToolButton(this)),
-      banner_(new QLabel(this)),
-      coarse_(new QLabel(this)),
+      banner_(new Banner(this)),
+      coarse_(new Banner(this)),
       view_(new RecordView(this)),
       proxy_(new ResolutionProxyModel(this)),
       side_(new QTabWidget(this)),
@@ -106,14 +100,10 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     head->addWidget(export_);
 
     banner_->setObjectName(QStringLiteral("recordBanner"));
-    banner_->setWordWrap(true);
     banner_->setTextFormat(Qt::RichText);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     coarse_->setObjectName(QStringLiteral("coarseBanner"));
-    coarse_->setWordWrap(true);
     coarse_->setTextFormat(Qt::RichText);
     coarse_->setToolTip(q(resolutionRuleText()));
-    styleBanner(coarse_, QStringLiteral("#fff3e0"), QStringLiteral("#8a4b00"));
 
     // The dashboard's rounds table, with the counter-updates column.
     proxy_->setRoundsModel(view_->roundsModel());
@@ -155,8 +145,6 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     cv->addWidget(banner_);
     cv->addWidget(coarse_);
     cv->addWidget(split, 1);
-    banner_->hide();
-    coarse_->hide();
 
     stack_->addWidget(loading);
     stack_->addWidget(content);
@@ -218,7 +206,7 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     facts << (rec.tool ? q(rec.tool->first + " " + rec.tool->second).toHtmlEscaped()
                        : tr("reference harness"));
     if (rec.status)
-        facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:#b71c1c\"><b>aborted</b></span>")
+        facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:%1\"><b>aborted</b></span>").arg(palette::errorText().name())
                                   : q(*rec.status).toHtmlEscaped());
     facts << tr("%1 rounds").arg(rec.rounds.size());
     facts << (rec.samples.empty() ? tr("no raw samples") : tr("raw samples"));
@@ -230,29 +218,23 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     // The banner: an aborted run first and loudest; otherwise what is missing and why.
     if (rec.isAborted()) {
         const QString why = rec.error ? q(*rec.error) : tr("the record does not say why");
-        banner_->setText(
+        banner_->setMessage(
             tr("<b>⚠ Aborted run:</b> %1<br>Only the rounds finished before it stopped are shown; the "
                "figures of an aborted run are not a complete measurement.")
-                .arg(why.toHtmlEscaped()));
-        styleBanner(banner_, QStringLiteral("#c62828"), QStringLiteral("white"));
-        QFont f = banner_->font();
-        f.setPointSizeF(f.pointSizeF() * 1.1);
-        banner_->setFont(f);
-        banner_->show();
+                .arg(why.toHtmlEscaped()),
+            Tone::Alert);
     } else if (!rec.tool && rec.samples.empty()) {
-        banner_->setText(
+        banner_->setMessage(
             tr("Written by the reference harness: it keeps no raw samples, sampler figures or window "
-               "times, so the rounds are shown as stored and cannot be recomputed."));
-        styleBanner(banner_, QStringLiteral("#e3f2fd"), QStringLiteral("#0d47a1"));
-        banner_->show();
+               "times, so the rounds are shown as stored and cannot be recomputed."),
+            Tone::Info);
     } else if (rec.samples.empty()) {
-        banner_->setText(
+        banner_->setMessage(
             tr("This record was saved without its raw samples: no power trace, and its figures cannot "
-               "be recomputed."));
-        styleBanner(banner_, QStringLiteral("#eceff1"), QStringLiteral("#37474f"));
-        banner_->show();
+               "be recomputed."),
+            Tone::Neutral);
     } else {
-        banner_->hide();
+        banner_->clearMessage();
     }
     const bool hasSamples = !rec.samples.empty();
     // Without samples there is no trace to draw: the rounds table gets the room.
@@ -276,7 +258,7 @@ void RecordTab::refreshCounter()
     const std::string spec = view_->counter();
     const auto energies = roundEnergies(rec, spec);
     RoundMarkSeries s;
-    s.outline = QColor(0x26, 0x32, 0x38);
+    s.outline = palette::recordA();
     s.median = summaryOf(rec, spec).median_j_per_decode;
     for (const RoundEnergy& e : energies) {
         RoundMark m;
@@ -305,14 +287,13 @@ void RecordTab::refreshCounter()
     // Coarse counter: say it above the table, with the numbers.
     const int coarse = proxy_->coarseCount();
     if (coarse == 0) {
-        coarse_->hide();
-        coarse_->clear();
+        coarse_->clearMessage();
         return;
     }
     WindowResolution example;
     for (int row = 0; row < proxy_->rowCount() && !example.coarse; ++row)
         example = proxy_->resolutionAt(row);
-    coarse_->setText(
+    coarse_->setMessage(
         tr("<b>Coarse counter (%1):</b> in %2 of %3 rounds the busy window saw fewer than %4 counter "
            "updates (%5). Those verdicts judge the counter more than the decoder: make the rounds longer "
            "(more decodes per round) or use a finer counter.")
@@ -320,8 +301,8 @@ void RecordTab::refreshCounter()
             .arg(coarse)
             .arg(rec.rounds.size())
             .arg(int(kCoarseUpdates))
-            .arg(q(example.text).toHtmlEscaped()));
-    coarse_->show();
+            .arg(q(example.text).toHtmlEscaped()),
+        Tone::Warning);
 }
 
 QString RecordTab::bannerText() const

@@ -3,7 +3,7 @@
 
 #include "chart/AxisTicks.h"
 
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 #include "record/AtomicWrite.h"
 
 #include <QBuffer>
@@ -170,7 +170,7 @@ RoundChart::RoundChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Im
     d->ay->setTickType(QValueAxis::TicksDynamic);
     for (QValueAxis* a : {d->ax, d->ay}) {
         QPen grid = a->gridLinePen();
-        grid.setColor(QColor(0, 0, 0, 28));
+        grid.setColor(palette::gridLine());
         a->setGridLinePen(grid);
         a->setMinorGridLineVisible(false);
     }

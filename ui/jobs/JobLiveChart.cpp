@@ -1,5 +1,6 @@
 #include "jobs/JobLiveChart.h"
 
+#include "common/Palette.h"
 #include "jobs/JobTrace.h"
 
 #include <QChart>
@@ -72,10 +73,10 @@ JobLiveChart::JobLiveChart(QWidget* parent) : QWidget(parent), d(std::make_uniqu
 
     d->memory = new QLineSeries;
     d->memory->setName(tr("GPU memory of the job (MiB)"));
-    d->memory->setPen(QPen(QColor(0x2b, 0x6c, 0xb0), 2));
+    d->memory->setPen(QPen(palette::jobMemory(), 2));
     d->power = new QLineSeries;
     d->power->setName(tr("GPU power (W)"));
-    d->power->setPen(QPen(QColor(0xd9, 0x53, 0x4f), 1.5));
+    d->power->setPen(QPen(palette::jobPower(), 1.5));
     d->chart->addSeries(d->memory);
     d->chart->addSeries(d->power);
 

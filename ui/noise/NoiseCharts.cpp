@@ -4,7 +4,7 @@
 #include "chart/AxisTicks.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 #include "noise/NoiseMath.h"
 
 #include <QFontMetricsF>
@@ -54,7 +54,7 @@ struct Box {
         QFont pf = placeholder->font();
         pf.setPointSize(kFonts.axis_pt + 1);
         placeholder->setFont(pf);
-        placeholder->setStyleSheet(QStringLiteral("color: #757575; border: 1px dashed #bdbdbd;"));
+        placeholder->setStyleSheet(QStringLiteral("color: %1; border: 1px dashed %2;").arg(palette::placeholderText().name(), palette::placeholderBorder().name()));
         stack = new QStackedLayout(owner);
         stack->setContentsMargins(0, 0, 0, 0);
         stack->addWidget(view);
@@ -179,13 +179,13 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
     auto* bars = new QAreaSeries(upper);
     upper->setParent(bars);  // QAreaSeries does not own its boundary series (found by LSan)
     bars->setName(tr("idle intervals"));
-    bars->setColor(QColor(0x90, 0xa4, 0xae, 170));
-    bars->setBorderColor(QColor(0x54, 0x6e, 0x7a));
+    bars->setColor(palette::histogramFill());
+    bars->setBorderColor(palette::histogramBorder());
 
     // The fitted normal as a smooth curve in counts per bin: n x width x pdf.
     auto* fit = new QLineSeries;
     fit->setName(tr("normal fit"));
-    fit->setPen(QPen(QColor(0xc6, 0x28, 0x28), 3));
+    fit->setPen(QPen(palette::fitCurve(), 3));
     double lo = h.edges_w.front(), hi = h.edges_w.back();
     d->fit_peak = 0;
     if (h.sd_w > 0) {
@@ -276,11 +276,11 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     b.clearSeries();
     auto* line = new QLineSeries;
     line->setName(tr("idle power"));
-    line->setPen(QPen(QColor(0x15, 0x65, 0xc0), 3));
+    line->setPen(QPen(palette::powerTrace(), 3));
     auto* dots = new QScatterSeries;
     dots->setMarkerSize(9);
-    dots->setColor(QColor(0x15, 0x65, 0xc0));
-    dots->setBorderColor(QColor(0x15, 0x65, 0xc0));
+    dots->setColor(palette::powerTrace());
+    dots->setBorderColor(palette::powerTrace());
     double lo = INFINITY, hi = 0;
     for (const AllanPoint& p : pts) {
         line->append(p.tau_s, p.adev_w);
@@ -291,7 +291,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     // White noise from the first point on: sigma(1) / sqrt(m), slope -1/2.
     auto* white = new QLineSeries;
     white->setName(tr("white noise"));
-    white->setPen(dashed(QColor(0x75, 0x75, 0x75), 2));
+    white->setPen(dashed(palette::whiteNoise(), 2));
     const double s1 = pts.front().adev_w, m1 = pts.front().m;
     for (const AllanPoint& p : {pts.front(), pts.back()}) {
         const double w = s1 * std::sqrt(m1 / double(p.m));
@@ -322,7 +322,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     if (limit && !limit->still_falling) {
         auto* mark = new QLineSeries;
         mark->setName(tr("limit"));
-        mark->setPen(dashed(QColor(0xef, 0x6c, 0x00), 3));
+        mark->setPen(dashed(palette::averagingLimit(), 3));
         mark->append(limit->tau_s, y0);
         mark->append(limit->tau_s, y1);
         b.attach(mark, ax, ay);
@@ -426,7 +426,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
             auto* s = new QScatterSeries;
             const VerdictStyle st = verdictStyle(p.verdict);
             s->setColor(st.background);
-            s->setBorderColor(QColor(0x21, 0x21, 0x21));
+            s->setBorderColor(palette::darkInk());
             s->setMarkerSize(15);
             s->setName(st.text);
             byVerdict.emplace_back(p.verdict, s);
