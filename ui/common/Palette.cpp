@@ -56,35 +56,113 @@ ToneColors toneColors(Tone tone)
 
 namespace palette {
 
-QColor mutedText() { return QColor(0x61, 0x61, 0x61); }
-QColor faintText() { return QColor(0x9e, 0x9e, 0x9e); }
-QColor okText() { return QColor(0x2e, 0x7d, 0x32); }
-QColor errorText() { return toneColors(Tone::Error).ink; }
-QColor darkInk() { return QColor(0x21, 0x21, 0x21); }
-QColor emptyFill() { return QColor(0xee, 0xee, 0xee); }
-QColor placeholderText() { return QColor(0x75, 0x75, 0x75); }
-QColor placeholderBorder() { return QColor(0xbd, 0xbd, 0xbd); }
+QColor mutedText()
+{
+    return QColor(0x61, 0x61, 0x61);
+}
+QColor faintText()
+{
+    return QColor(0x9e, 0x9e, 0x9e);
+}
+QColor okText()
+{
+    return QColor(0x2e, 0x7d, 0x32);
+}
+QColor errorText()
+{
+    return toneColors(Tone::Error).ink;
+}
+QColor darkInk()
+{
+    return QColor(0x21, 0x21, 0x21);
+}
+QColor emptyFill()
+{
+    return QColor(0xee, 0xee, 0xee);
+}
+QColor placeholderText()
+{
+    return QColor(0x75, 0x75, 0x75);
+}
+QColor placeholderBorder()
+{
+    return QColor(0xbd, 0xbd, 0xbd);
+}
 
-QColor idleShade() { return QColor(0x90, 0xa4, 0xae, 45); }
-QColor busyPending() { return QColor(0xff, 0xa7, 0x26, 50); }
+QColor idleShade()
+{
+    return QColor(0x90, 0xa4, 0xae, 45);
+}
+QColor busyPending()
+{
+    return QColor(0xff, 0xa7, 0x26, 50);
+}
 
-QColor powerTrace() { return QColor(0x15, 0x65, 0xc0); }
-QColor bandFill() { return QColor(0x54, 0x6e, 0x7a, 60); }
-QColor bandMean() { return QColor(0x37, 0x47, 0x4f, 200); }
-QColor gridLine() { return QColor(0, 0, 0, 28); }
-QColor hoverGuide() { return QColor(0, 0, 0, 90); }
-QColor recordA() { return QColor(0x26, 0x32, 0x38); }
-QColor recordB() { return QColor(0x6a, 0x1b, 0x9a); }
-QColor histogramFill() { return QColor(0x90, 0xa4, 0xae, 170); }
-QColor histogramBorder() { return QColor(0x54, 0x6e, 0x7a); }
-QColor fitCurve() { return verdictStyle(std::string("unusable")).background; }
-QColor whiteNoise() { return placeholderText(); }
-QColor averagingLimit() { return verdictStyle(std::string("noisy")).background; }
-QColor jobMemory() { return QColor(0x2b, 0x6c, 0xb0); }
-QColor jobPower() { return QColor(0xd9, 0x53, 0x4f); }
+QColor powerTrace()
+{
+    return QColor(0x15, 0x65, 0xc0);
+}
+QColor bandFill()
+{
+    return QColor(0x54, 0x6e, 0x7a, 60);
+}
+QColor bandMean()
+{
+    return QColor(0x37, 0x47, 0x4f, 200);
+}
+QColor gridLine()
+{
+    return QColor(0, 0, 0, 28);
+}
+QColor hoverGuide()
+{
+    return QColor(0, 0, 0, 90);
+}
+QColor recordA()
+{
+    return QColor(0x26, 0x32, 0x38);
+}
+QColor recordB()
+{
+    return QColor(0x6a, 0x1b, 0x9a);
+}
+QColor histogramFill()
+{
+    return QColor(0x90, 0xa4, 0xae, 170);
+}
+QColor histogramBorder()
+{
+    return QColor(0x54, 0x6e, 0x7a);
+}
+QColor fitCurve()
+{
+    return verdictStyle(std::string("unusable")).background;
+}
+QColor whiteNoise()
+{
+    return placeholderText();
+}
+QColor averagingLimit()
+{
+    return verdictStyle(std::string("noisy")).background;
+}
+QColor jobMemory()
+{
+    return QColor(0x2b, 0x6c, 0xb0);
+}
+QColor jobPower()
+{
+    return QColor(0xd9, 0x53, 0x4f);
+}
 
-QColor disagreeFill() { return QColor(0xff, 0xcd, 0xd2); }
-QColor agreeFill() { return QColor(0xc8, 0xe6, 0xc9); }
+QColor disagreeFill()
+{
+    return QColor(0xff, 0xcd, 0xd2);
+}
+QColor agreeFill()
+{
+    return QColor(0xc8, 0xe6, 0xc9);
+}
 
 RowColors jobStatus(const QString& key)
 {
@@ -117,8 +195,14 @@ QColor jobBar(const QString& key, bool nearTimeout)
     return QColor(0xc8, 0xcc, 0xd0);
 }
 
-QColor logStderr() { return QColor(0xa3, 0x1d, 0x1d); }
-QColor logDriver() { return QColor(0x5a, 0x62, 0x70); }
+QColor logStderr()
+{
+    return QColor(0xa3, 0x1d, 0x1d);
+}
+QColor logDriver()
+{
+    return QColor(0x5a, 0x62, 0x70);
+}
 
 QString textStyle(const QColor& c, bool bold)
 {

@@ -45,12 +45,12 @@ ToneColors toneColors(Tone tone);
 namespace palette {
 
 // Text on the window's own background.
-QColor mutedText();   // secondary lines: phase, notes, where a figure came from
-QColor faintText();   // not there yet: an empty result, an empty badge's dash
-QColor okText();      // a check that passed, said in a line
-QColor errorText();   // a problem, said in a line or a table cell
-QColor darkInk();     // markers' borders, figures drawn on a light fill
-QColor emptyFill();   // a badge with nothing to show yet
+QColor mutedText();  // secondary lines: phase, notes, where a figure came from
+QColor faintText();  // not there yet: an empty result, an empty badge's dash
+QColor okText();     // a check that passed, said in a line
+QColor errorText();  // a problem, said in a line or a table cell
+QColor darkInk();    // markers' borders, figures drawn on a light fill
+QColor emptyFill();  // a badge with nothing to show yet
 QColor placeholderText();
 QColor placeholderBorder();
 
@@ -59,14 +59,14 @@ QColor idleShade();    // an idle bracket
 QColor busyPending();  // a busy window without its verdict yet
 
 // Chart series and overlays.
-QColor powerTrace();      // the power chart's line, the Allan curve
-QColor bandFill();        // an idle bracket's mean +/- sd band
-QColor bandMean();        // its mean line
-QColor gridLine();        // a chart's grid, faint
-QColor hoverGuide();      // the hover marker's vertical line
-QColor recordA();         // a record, and the first of a comparison
-QColor recordB();         // the second of a comparison
-QColor histogramFill();   // the idle power histogram's bars
+QColor powerTrace();     // the power chart's line, the Allan curve
+QColor bandFill();       // an idle bracket's mean +/- sd band
+QColor bandMean();       // its mean line
+QColor gridLine();       // a chart's grid, faint
+QColor hoverGuide();     // the hover marker's vertical line
+QColor recordA();        // a record, and the first of a comparison
+QColor recordB();        // the second of a comparison
+QColor histogramFill();  // the idle power histogram's bars
 QColor histogramBorder();
 QColor fitCurve();        // the fitted normal
 QColor whiteNoise();      // the white-noise slope on the Allan chart
@@ -87,8 +87,8 @@ struct RowColors {
 };
 RowColors jobStatus(const QString& key);
 QColor jobBar(const QString& key, bool nearTimeout);  // nearTimeout: the last tenth of a running job
-QColor logStderr();   // a job's stderr lines
-QColor logDriver();   // the driver's own lines and headings
+QColor logStderr();                                   // a job's stderr lines
+QColor logDriver();                                   // the driver's own lines and headings
 
 // Style sheets built from the colours above.
 QString textStyle(const QColor& c, bool bold = false);  // "color: #rrggbb;"

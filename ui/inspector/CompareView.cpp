@@ -254,11 +254,13 @@ void CompareView::recompute()
         const Record& r = *x.record;
         QStringList lines;
         lines << QStringLiteral("<b>%1</b>").arg(x.title.toHtmlEscaped());
-        lines << QStringLiteral("<span style=\"color:%1\">%2</span>").arg(palette::mutedText().name(), x.path.toHtmlEscaped());
+        lines << QStringLiteral("<span style=\"color:%1\">%2</span>")
+                     .arg(palette::mutedText().name(), x.path.toHtmlEscaped());
         QString facts = tr("%1 rounds").arg(r.rounds.size());
         if (r.status)
             facts += QStringLiteral(" · ") +
-                (r.isAborted() ? tr("<b style=\"color:%1\">aborted</b>").arg(palette::errorText().name()) : q(*r.status));
+                (r.isAborted() ? tr("<b style=\"color:%1\">aborted</b>").arg(palette::errorText().name())
+                               : q(*r.status));
         if (!r.tool)
             facts += tr(" · reference harness");
         lines << facts;

@@ -206,7 +206,8 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     facts << (rec.tool ? q(rec.tool->first + " " + rec.tool->second).toHtmlEscaped()
                        : tr("reference harness"));
     if (rec.status)
-        facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:%1\"><b>aborted</b></span>").arg(palette::errorText().name())
+        facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:%1\"><b>aborted</b></span>")
+                                        .arg(palette::errorText().name())
                                   : q(*rec.status).toHtmlEscaped());
     facts << tr("%1 rounds").arg(rec.rounds.size());
     facts << (rec.samples.empty() ? tr("no raw samples") : tr("raw samples"));

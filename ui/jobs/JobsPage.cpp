@@ -341,9 +341,11 @@ void JobsPage::updateFileLabel()
 void JobsPage::setBanner(Banner level, const QString& text)
 {
     bannerLevel_ = text.isEmpty() ? Banner::None : level;
-    const Tone tone = bannerLevel_ == Banner::Error ? Tone::Error
-                      : bannerLevel_ == Banner::Warning ? Tone::Warning
-                                                        : Tone::Info;
+    Tone tone = Tone::Info;
+    if (bannerLevel_ == Banner::Error)
+        tone = Tone::Error;
+    else if (bannerLevel_ == Banner::Warning)
+        tone = Tone::Warning;
     if (bannerLevel_ == Banner::None)
         banner_->clearMessage();
     else

@@ -438,7 +438,8 @@ void RunForm::validate()
     } else {
         metaStatus_->setText(QString::fromStdString(meta.error()));
         metaStatus_->setStyleSheet(palette::textStyle(palette::errorText()));
-        meta_->setStyleSheet(QStringLiteral("QPlainTextEdit { border: 1px solid %1; }").arg(palette::errorText().name()));
+        meta_->setStyleSheet(
+            QStringLiteral("QPlainTextEdit { border: 1px solid %1; }").arg(palette::errorText().name()));
     }
     const auto p = plan();
     problem_ = p ? QString() : QString::fromStdString(p.error());

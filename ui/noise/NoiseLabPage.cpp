@@ -196,8 +196,9 @@ void NoiseLabPage::buildUi()
     QFont pf = trace_placeholder_->font();
     pf.setPointSize(pf.pointSize() + 3);
     trace_placeholder_->setFont(pf);
-    trace_placeholder_->setStyleSheet(QStringLiteral("color: %1; border: 1px dashed %2;")
-                                          .arg(palette::placeholderText().name(), palette::placeholderBorder().name()));
+    trace_placeholder_->setStyleSheet(
+        QStringLiteral("color: %1; border: 1px dashed %2;")
+            .arg(palette::placeholderText().name(), palette::placeholderBorder().name()));
     trace_stack_ = new QStackedWidget;
     trace_stack_->addWidget(trace_);
     trace_stack_->addWidget(trace_placeholder_);

@@ -76,9 +76,8 @@ void VerdictBanner::showFigures(const BannerFigures& f)
 void VerdictBanner::clear(const QString& message)
 {
     badge_->setText(QStringLiteral("–"));
-    badge_->setStyleSheet(
-        QStringLiteral("background: %1; color: %2; border-radius: 10px; padding: 4px 16px;")
-            .arg(palette::emptyFill().name(), palette::faintText().name()));
+    badge_->setStyleSheet(QStringLiteral("background: %1; color: %2; border-radius: 10px; padding: 4px 16px;")
+                              .arg(palette::emptyFill().name(), palette::faintText().name()));
     badge_->setToolTip(QString());
     caption_->clear();
     ratio_->setText(QString());
