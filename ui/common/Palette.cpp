@@ -210,10 +210,5 @@ QString textStyle(const QColor& c, bool bold)
                 : QStringLiteral("color: %1;").arg(c.name());
 }
 
-QString htmlColor(const QColor& c)
-{
-    return c.name();
-}
-
 }  // namespace palette
 }  // namespace jb

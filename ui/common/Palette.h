@@ -92,7 +92,6 @@ QColor logDriver();                                   // the driver's own lines 
 
 // Style sheets built from the colours above.
 QString textStyle(const QColor& c, bool bold = false);  // "color: #rrggbb;"
-QString htmlColor(const QColor& c);                     // for <span style="color:...">
 
 }  // namespace palette
 }  // namespace jb
