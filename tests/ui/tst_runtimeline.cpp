@@ -1,8 +1,8 @@
 // Phases to shading: live phase events and a record's brackets and windows give the same
 // spans; busy windows take their round's verdict colour; idle bands come from the rounds'
 // figures, or from the samples while a bracket lasts.
+#include "common/Palette.h"
 #include "common/RunTimeline.h"
-#include "common/VerdictStyle.h"
 
 #include <QtTest>
 

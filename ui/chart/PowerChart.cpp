@@ -1,19 +1,15 @@
-// The one file of JouleBench that includes Qt Charts.
+// With ChartFrame.cpp and the other adapters, the code that includes Qt Charts.
 #include "chart/PowerChart.h"
 
 #include "chart/AxisTicks.h"
-
-#include "record/AtomicWrite.h"
+#include "chart/ChartViewport.h"
+#include "common/Palette.h"
 #include "sampling/SampleStore.h"
 
-#include <QBuffer>
 #include <QElapsedTimer>
 #include <QFontMetricsF>
-#include <QGridLayout>
-#include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QSvgGenerator>
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -29,9 +25,6 @@ namespace jb {
 
 namespace {
 
-constexpr double kFollowMinSpanS = 10.0;
-constexpr double kMinVisibleSpanS = 1e-3;  // deepest zoom: a millisecond across the plot
-constexpr int kTitleHeight = 34;
 constexpr int kPixelsPerColumn = 2;
 
 using ticks::decimalsFor;
@@ -70,12 +63,11 @@ private:
 
 struct PowerChart::Impl {
     PowerChart* q;
-    QChart* chart = nullptr;
     QLineSeries* series = nullptr;
     QValueAxis* ax = nullptr;
     QValueAxis* ay = nullptr;
     View* view = nullptr;
-    QLabel* placeholder = nullptr;
+    QString placeholder;  // what the chart says while it has no samples
     QTimer timer;
 
     std::shared_ptr<const SampleStore> store;
@@ -87,11 +79,7 @@ struct PowerChart::Impl {
 
     std::vector<ChartShade> shades;
     std::vector<ChartBand> bands;
-    bool following = true;
-    bool frozen = false;
-    std::optional<std::int64_t> frozen_end_ns;
-    double view0 = 0, view1 = kFollowMinSpanS;
-    double min_span = kFollowMinSpanS;
+    ChartViewport vp;
     bool dirty = true;   // the view changed (user, layout, new source): redraw at the next tick
     bool stale = false;  // the data or overlays changed: redraw at the live pace
     QElapsedTimer since_redraw;
@@ -99,44 +87,27 @@ struct PowerChart::Impl {
     int points = 0;
     std::int64_t redraws = 0;
     std::optional<PlotPoint> hover;
+    std::optional<PlotPoint> exportHover;  // the marker put aside while exporting
 
     explicit Impl(PowerChart* owner) : q(owner) {}
 
-    void setView(double t0, double t1, bool byUser)
+    // Tells the chart's listeners what a viewport change did.
+    void changed(ChartViewport::Change c)
     {
-        if (!(t1 > t0)) {
-            const double mid = t0;
-            t0 = mid - kMinVisibleSpanS / 2;
-            t1 = mid + kMinVisibleSpanS / 2;
-        }
-        if (t1 - t0 < kMinVisibleSpanS) {
-            const double mid = (t0 + t1) / 2;
-            t0 = mid - kMinVisibleSpanS / 2;
-            t1 = mid + kMinVisibleSpanS / 2;
-        }
-        view0 = t0;
-        view1 = t1;
-        dirty = true;
-        if (byUser && following) {
-            following = false;
-            emit q->followingChanged(false);
-        }
-        emit q->visibleRangeChanged(view0, view1);
+        if (c.range || c.following || c.frozen)
+            dirty = true;
+        if (c.following)
+            emit q->followingChanged(vp.following());
+        if (c.frozen)
+            emit q->frozenChanged(vp.frozen());
+        if (c.range)
+            emit q->visibleRangeChanged(vp.start(), vp.end());
     }
-
-    QRectF plotInScene() const { return chart->mapToScene(chart->plotArea()).boundingRect(); }
 
     // Mapping from values to scene coordinates, by the axes as they are drawn now.
-    double xAt(double t) const
-    {
-        const QRectF pa = plotInScene();
-        return ticks::toPixel(t, ax->min(), ax->max(), pa.left(), pa.width());
-    }
-    double yAt(double w) const
-    {
-        const QRectF pa = plotInScene();
-        return ticks::toPixel(w, ay->min(), ay->max(), pa.bottom(), -pa.height());
-    }
+    QRectF plotInScene() const { return q->plotInScene(); }
+    double xAt(double t) const { return q->sceneX(t, ax->min(), ax->max()); }
+    double yAt(double w) const { return q->sceneY(w, ay->min(), ay->max()); }
     double tAtViewX(double x) const
     {
         const QRectF pa = view->mapFromScene(plotInScene()).boundingRect();
@@ -149,7 +120,7 @@ struct PowerChart::Impl {
 
     // One decimation column per kPixelsPerColumn pixels: up to 4 points each, so at most two
     // points per pixel column reach the series (Qt Charts strokes every point's outline).
-    int columns() const { return std::max(1, int(chart->plotArea().width()) / kPixelsPerColumn); }
+    int columns() const { return std::max(1, int(q->chart()->plotArea().width()) / kPixelsPerColumn); }
 
     void redraw();
     void applyAxes(double y0, double y1);
@@ -157,7 +128,7 @@ struct PowerChart::Impl {
     {
         if (applying)
             return;
-        setView(min, max, true);
+        changed(vp.setRange(min, max));
     }
     void hoverAt(QPointF viewPos, QPoint globalPos);
     void clearHover()
@@ -171,72 +142,55 @@ struct PowerChart::Impl {
     }
 };
 
-PowerChart::PowerChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>(this))
-{
-    d->chart = new QChart;
-    d->chart->setAnimationOptions(QChart::NoAnimation);
-    d->chart->legend()->hide();
-    // The view paints the background, the shading and the bands itself, beneath the series.
-    d->chart->setBackgroundVisible(false);
-    d->chart->setPlotAreaBackgroundVisible(false);
-    d->chart->setMargins(QMargins(4, 6, 10, 4));
+namespace {
 
+ChartLook powerLook()
+{
+    ChartLook look;
+    look.transparent = true;  // the view paints the shading and the bands beneath the series
+    look.antialias = false;   // redraw() turns it on where the line is sparse
+    look.svg_title = QStringLiteral("JouleBench power chart");
+    look.svg_description = QStringLiteral("Power against time, made by JouleBench");
+    return look;
+}
+
+}  // namespace
+
+PowerChart::PowerChart(QWidget* parent) : ChartFrame(powerLook(), parent), d(std::make_unique<Impl>(this))
+{
     d->series = new QLineSeries;
-    QPen pen(QColor(0x15, 0x65, 0xc0));
+    QPen pen(palette::powerTrace());
     pen.setWidthF(1.0);
     pen.setCosmetic(true);  // the raster engine's fast stroker: thousands of points per redraw
     d->series->setPen(pen);
-    d->chart->addSeries(d->series);
+    chart()->addSeries(d->series);
 
     d->ax = new QValueAxis;
-    d->ax->setTitleText(QStringLiteral("seconds since start"));
     d->ax->setTickType(QValueAxis::TicksDynamic);
     d->ay = new QValueAxis;
-    d->ay->setTitleText(QStringLiteral("W"));
     d->ay->setTickType(QValueAxis::TicksDynamic);
-    for (QValueAxis* a : {d->ax, d->ay}) {
-        QPen grid = a->gridLinePen();
-        grid.setColor(QColor(0, 0, 0, 28));
-        a->setGridLinePen(grid);
-        a->setMinorGridLineVisible(false);
-    }
-    d->chart->addAxis(d->ax, Qt::AlignBottom);
-    d->chart->addAxis(d->ay, Qt::AlignLeft);
+    addAxis(d->ax, Qt::AlignBottom, QStringLiteral("seconds since start"));
+    addAxis(d->ay, Qt::AlignLeft, QStringLiteral("W"));
     d->series->attachAxis(d->ax);
     d->series->attachAxis(d->ay);
     connect(d->ax, &QValueAxis::rangeChanged, this, [this](qreal a, qreal b) { d->onUserRange(a, b); });
-    connect(d->chart, &QChart::plotAreaChanged, this, [this] { d->dirty = true; });
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { d->dirty = true; });
 
-    d->view = new View(d->chart, d.get());
-    d->view->setRenderHint(QPainter::Antialiasing, false);
+    d->view = new View(chart(), d.get());
+    setView(d->view);
     d->view->setRubberBand(QChartView::HorizontalRubberBand);
     d->view->setCacheMode(QGraphicsView::CacheNone);
     d->view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     d->view->setMouseTracking(true);
     d->view->setFocusPolicy(Qt::StrongFocus);
-    d->view->setFrameShape(QFrame::NoFrame);
     d->view->setToolTip(QStringLiteral("Wheel: zoom · drag: zoom to a span · right or middle drag, "
                                        "arrow keys: pan · double-click or Home: reset"));
-
-    d->placeholder = new QLabel(this);
-    d->placeholder->setAlignment(Qt::AlignCenter);
-    d->placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
-    d->placeholder->setStyleSheet(
-        QStringLiteral("QLabel { color: #616161; background: rgba(255, 255, 255, 210);"
-                       " padding: 10px; font-size: 12pt; }"));
-    d->placeholder->setWordWrap(true);
-    d->placeholder->setMaximumWidth(520);
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(d->view, 0, 0);
-    grid->addWidget(d->placeholder, 0, 0, Qt::AlignCenter);
-    d->placeholder->raise();  // above the view, which the layout made the newer sibling
 
     d->timer.setInterval(kRedrawIntervalMs);
     connect(&d->timer, &QTimer::timeout, this, [this] {
         // What the user does is drawn at the next tick; what the run adds at most every
         // kLivePaceMs: at 100 ms samples a repaint per sample would cost more than the run.
-        const bool grown = d->live && !d->frozen && d->store && d->store->size() != d->seen_size;
+        const bool grown = d->live && !d->vp.frozen() && d->store && d->store->size() != d->seen_size;
         const bool paced = !d->since_redraw.isValid() || d->since_redraw.elapsed() >= kLivePaceMs;
         if (d->dirty || ((grown || d->stale) && paced))
             redraw();
@@ -254,8 +208,11 @@ void PowerChart::setSource(std::shared_ptr<const SampleStore> store, std::int64_
     d->index.clear();
     d->seen_size = 0;
     d->newest_s = 0;
-    d->frozen_end_ns.reset();
-    d->placeholder->setVisible(!d->store);
+    d->vp.newSource();
+    if (d->store)
+        hidePlaceholder();
+    else
+        showPlaceholder(d->placeholder);
     d->clearHover();
     d->dirty = true;
 }
@@ -271,8 +228,8 @@ void PowerChart::clear(const QString& placeholder)
     setSource(nullptr, 0, false);
     d->shades.clear();
     d->bands.clear();
-    d->placeholder->setText(placeholder);
-    d->placeholder->setVisible(true);
+    d->placeholder = placeholder;
+    showPlaceholder(placeholder);
     redraw();
 }
 
@@ -295,71 +252,57 @@ void PowerChart::setSeriesName(const QString& name)
 
 void PowerChart::setMinimumSpan(double seconds)
 {
-    d->min_span = std::max(kMinVisibleSpanS, std::isfinite(seconds) ? seconds : kFollowMinSpanS);
+    d->vp.setMinimumSpan(seconds);
     d->dirty = true;
 }
 
 bool PowerChart::following() const
 {
-    return d->following;
+    return d->vp.following();
 }
 
 void PowerChart::setFollowing(bool follow)
 {
-    if (follow == d->following)
-        return;
-    d->following = follow;
-    d->dirty = true;
-    emit followingChanged(follow);
+    d->changed(d->vp.setFollowing(follow));
 }
 
 bool PowerChart::frozen() const
 {
-    return d->frozen;
+    return d->vp.frozen();
 }
 
 void PowerChart::setFrozen(bool frozen)
 {
-    if (frozen == d->frozen)
-        return;
-    d->frozen = frozen;
-    d->frozen_end_ns.reset();
-    if (frozen && d->store && d->store->size() > 0) {
-        const auto last = d->store->slice(d->store->size() - 1, d->store->size());
-        d->frozen_end_ns = last.front().t1_ns;
-    }
-    d->dirty = true;
-    emit frozenChanged(frozen);
+    std::optional<std::int64_t> end;
+    if (frozen && d->store && d->store->size() > 0)
+        end = d->store->slice(d->store->size() - 1, d->store->size()).front().t1_ns;
+    d->changed(d->vp.setFrozen(frozen, end));
 }
 
 void PowerChart::resetView()
 {
-    setFollowing(true);
+    d->changed(d->vp.resetView());
     d->dirty = true;
 }
 
 void PowerChart::setVisibleRange(double t0_s, double t1_s)
 {
-    d->setView(t0_s, t1_s, true);
+    d->changed(d->vp.setRange(t0_s, t1_s));
 }
 
 void PowerChart::zoom(double factor, double anchor_s)
 {
-    if (!(factor > 0))
-        return;
-    const double t0 = anchor_s - (anchor_s - d->view0) * factor;
-    const double t1 = anchor_s + (d->view1 - anchor_s) * factor;
-    d->setView(t0, t1, true);
+    d->changed(d->vp.zoom(factor, anchor_s));
 }
 
 void PowerChart::pan(double dt_s)
 {
-    d->setView(d->view0 + dt_s, d->view1 + dt_s, true);
+    d->changed(d->vp.pan(dt_s));
 }
 
 std::pair<double, double> PowerChart::visibleRange() const
 {
-    return {d->view0, d->view1};
+    return d->vp.range();
 }
 
 void PowerChart::redraw()
@@ -406,25 +349,19 @@ void PowerChart::Impl::redraw()
             index.update(v);  // reads only what arrived since the last redraw
             seen_size = v.size();
             std::span<const Interval> all(v);
-            if (frozen_end_ns) {
+            if (const auto frozenEnd = vp.frozenEnd()) {
                 const auto end = std::partition_point(
-                    all.begin(), all.end(), [&](const Interval& s) { return s.t1_ns <= *frozen_end_ns; });
+                    all.begin(), all.end(), [&](const Interval& s) { return s.t1_ns <= *frozenEnd; });
                 all = all.first(std::size_t(end - all.begin()));
             }
             if (all.empty())
                 return;
             any = true;
             newest_s = double(all.back().t1_ns - origin_ns) * 1e-9;
-            if (following) {
-                view0 = std::min(0.0, double(all.front().t0_ns - origin_ns) * 1e-9);
-                view1 = std::max(newest_s, view0 + min_span);
-                // Live, the end snaps to the next tick: the line grows into the space left and
-                // the axis (costly to lay out again) changes only now and then.
-                if (live && !frozen) {
-                    const double step = niceStep((view1 - view0) / 8.0);
-                    view1 = std::max(view1, std::ceil(newest_s / step - 1e-9) * step);
-                }
-            }
+            // Live, the end snaps to the next tick: the line grows into the space left and the
+            // axis (costly to lay out again) changes only now and then.
+            vp.follow(std::pair{double(all.front().t0_ns - origin_ns) * 1e-9, newest_s}, live);
+            const double view0 = vp.start(), view1 = vp.end();
             const auto t0 = origin_ns + std::int64_t(std::floor(view0 * 1e9));
             const auto t1 = origin_ns + std::int64_t(std::ceil(view1 * 1e9));
             pts = decimate(all, index, origin_ns, t0, t1, cols);
@@ -442,10 +379,9 @@ void PowerChart::Impl::redraw()
                 pts.push_back(point(std::size_t(hi - all.begin())));
         });
     }
-    if (!any && following) {
-        view0 = 0;
-        view1 = min_span;
-    }
+    if (!any)
+        vp.follow(std::nullopt, live);
+    const double view0 = vp.start(), view1 = vp.end();
 
     QList<QPointF> list;
     list.reserve(qsizetype(pts.size()));
@@ -488,9 +424,9 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
     lo -= span * 0.08;
     hi += span * 0.08;
     // About six ticks, fewer where the plot is too short to label them all.
-    const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0), chart->plotArea().height(),
+    const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0), q->chart()->plotArea().height(),
                                            QFontMetricsF(ay->labelsFont()).height());
-    const double xstep = niceStep((view1 - view0) / 8.0);
+    const double xstep = vp.xTickStep();
     applying = true;
     // Each change makes the axis lay out its labels again, so change only what differs, and
     // the larger tick interval first: the old interval on the new range (10 ms ticks across a
@@ -509,7 +445,7 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
         if (a->labelFormat() != format)
             a->setLabelFormat(format);
     };
-    apply(ax, view0, view1, xstep);
+    apply(ax, vp.start(), vp.end(), xstep);
     apply(ay, y.lo, y.hi, y.step);
     applying = false;
 }
@@ -522,9 +458,9 @@ std::optional<PlotPoint> PowerChart::sampleNear(double t_s) const
     const auto t = d->origin_ns + std::int64_t(std::llround(t_s * 1e9));
     d->store->read([&](const std::vector<Interval>& v) {
         std::span<const Interval> all(v);
-        if (d->frozen_end_ns) {
-            const auto end = std::partition_point(
-                all.begin(), all.end(), [&](const Interval& s) { return s.t1_ns <= *d->frozen_end_ns; });
+        if (const auto frozenEnd = d->vp.frozenEnd()) {
+            const auto end = std::partition_point(all.begin(), all.end(),
+                                                  [&](const Interval& s) { return s.t1_ns <= *frozenEnd; });
             all = all.first(std::size_t(end - all.begin()));
         }
         if (all.empty())
@@ -610,8 +546,8 @@ void View::drawBackground(QPainter* p, const QRectF& rect)
             p->drawLine(QPointF(x0, y), QPointF(x1, y));
         }
     }
-    const QColor bandFill(0x54, 0x6e, 0x7a, 60);
-    const QColor meanLine(0x37, 0x47, 0x4f, 200);
+    const QColor bandFill = palette::bandFill();
+    const QColor meanLine = palette::bandMean();
     for (const ChartBand& b : d_->bands) {
         const double x0 = d_->xAt(b.t0_s), x1 = d_->xAt(b.t1_s);
         if (x1 < pa.left() || x0 > pa.right())
@@ -634,7 +570,7 @@ void View::drawForeground(QPainter* p, const QRectF& rect)
     const QPointF at(d_->xAt(d_->hover->t_s), d_->yAt(d_->hover->power_w));
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
-    p->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DotLine));
+    p->setPen(QPen(palette::hoverGuide(), 1, Qt::DotLine));
     p->drawLine(QPointF(at.x(), pa.top()), QPointF(at.x(), pa.bottom()));
     p->setPen(QPen(Qt::white, 1.5));
     p->setBrush(d_->series->pen().color());
@@ -658,7 +594,7 @@ void View::mousePressEvent(QMouseEvent* e)
     if (e->button() == Qt::RightButton || e->button() == Qt::MiddleButton) {
         panning_ = true;
         pan_from_ = e->position();
-        pan_view_ = {d_->view0, d_->view1};
+        pan_view_ = d_->vp.range();
         setCursor(Qt::ClosedHandCursor);
         e->accept();
         return;
@@ -669,9 +605,9 @@ void View::mousePressEvent(QMouseEvent* e)
 void View::mouseMoveEvent(QMouseEvent* e)
 {
     if (panning_) {
-        const double width = std::max(1.0, d_->chart->plotArea().width());
+        const double width = std::max(1.0, chart()->plotArea().width());
         const double dt = (e->position().x() - pan_from_.x()) / width * (pan_view_.second - pan_view_.first);
-        d_->setView(pan_view_.first - dt, pan_view_.second - dt, true);
+        d_->changed(d_->vp.setRange(pan_view_.first - dt, pan_view_.second - dt));
         e->accept();
         return;
     }
@@ -703,8 +639,8 @@ void View::mouseDoubleClickEvent(QMouseEvent* e)
 
 void View::keyPressEvent(QKeyEvent* e)
 {
-    const double span = d_->view1 - d_->view0;
-    const double mid = (d_->view0 + d_->view1) / 2;
+    const double span = d_->vp.end() - d_->vp.start();
+    const double mid = (d_->vp.start() + d_->vp.end()) / 2;
     switch (e->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -738,73 +674,15 @@ void View::leaveEvent(QEvent* e)
 
 // ---- Export
 
-void PowerChart::renderTo(QPainter* painter, const QRectF& target, const QString& title)
+void PowerChart::exporting(bool begins) const
 {
-    const auto hover = d->hover;
-    d->hover.reset();
-    QRectF chartRect = target;
-    painter->save();
-    painter->fillRect(target, palette().base());
-    if (!title.isEmpty()) {
-        QFont f = font();
-        f.setPointSizeF(f.pointSizeF() * 1.2);
-        f.setBold(true);
-        painter->setFont(f);
-        painter->setPen(palette().text().color());
-        const QRectF titleRect(target.left() + 12, target.top(), target.width() - 24, kTitleHeight);
-        painter->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, title);
-        chartRect.setTop(target.top() + kTitleHeight);
+    // As seen, without the hover marker.
+    if (begins) {
+        d->exportHover = d->hover;
+        d->hover.reset();
+    } else {
+        d->hover = d->exportHover;
     }
-    d->view->render(painter, chartRect, d->view->viewport()->rect(), Qt::KeepAspectRatio);
-    painter->restore();
-    d->hover = hover;
-}
-
-QImage PowerChart::toImage(const QString& title) const
-{
-    const QSize chartSize = d->view->viewport()->size();
-    const QSize size(chartSize.width(), chartSize.height() + (title.isEmpty() ? 0 : kTitleHeight));
-    const qreal dpr = 2.0;  // crisp enough for a report
-    QImage img(size * dpr, QImage::Format_ARGB32_Premultiplied);
-    img.setDevicePixelRatio(dpr);
-    img.fill(palette().base().color());
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing);
-    const_cast<PowerChart*>(this)->renderTo(&p, QRectF(QPointF(0, 0), QSizeF(size)), title);
-    return img;
-}
-
-Status PowerChart::savePng(const QString& path, const QString& title)
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!toImage(title).save(&buffer, "PNG"))
-        return Error{"cannot encode the chart as PNG for " + path.toStdString()};
-    return writeFileAtomic(path.toStdString(),
-                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
-}
-
-Status PowerChart::saveSvg(const QString& path, const QString& title)
-{
-    const QSize chartSize = d->view->viewport()->size();
-    const QSize size(chartSize.width(), chartSize.height() + (title.isEmpty() ? 0 : kTitleHeight));
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator gen;
-    gen.setOutputDevice(&buffer);
-    gen.setSize(size);
-    gen.setViewBox(QRect(QPoint(0, 0), size));
-    gen.setTitle(title.isEmpty() ? QStringLiteral("JouleBench power chart") : title);
-    gen.setDescription(QStringLiteral("Power against time, made by JouleBench"));
-    QPainter p;
-    if (!p.begin(&gen))
-        return Error{"cannot draw the chart as SVG for " + path.toStdString()};
-    renderTo(&p, QRectF(QPointF(0, 0), QSizeF(size)), title);
-    p.end();
-    return writeFileAtomic(path.toStdString(),
-                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 }  // namespace jb

@@ -1,13 +1,14 @@
 #pragma once
 // The power chart: watts against seconds since the start, for one counter's sample store.
-// The ONLY part of JouleBench that knows Qt Charts (deprecated from Qt 6.10): this header is
-// free of it (pimpl), so the plotting back end can be swapped behind it.
+// A ChartFrame (the chart, placeholder and export are its); this header is free of Qt Charts
+// (pimpl), so the plotting back end can be swapped behind it. What the time axis shows
+// (follow, freeze, zoom, pan) is a ChartViewport's.
 //
 // Redraw cost does not grow with history: on a timer (at most every kRedrawIntervalMs) it
 // decimates only the visible range to first/min/max/last per pixel column (jb::decimate with a
 // block index kept up to date as the store grows) and hands the series its points in one
 // replace().
-#include "base/Result.h"
+#include "chart/ChartFrame.h"
 #include "sampling/Decimation.h"
 
 #include <QColor>
@@ -19,8 +20,6 @@
 #include <optional>
 #include <utility>
 #include <vector>
-
-class QPainter;
 
 namespace jb {
 
@@ -43,7 +42,7 @@ struct ChartBand {
     double mean_w = 0, sd_w = 0;
 };
 
-class PowerChart : public QWidget {
+class PowerChart : public ChartFrame {
     Q_OBJECT
 public:
     static constexpr int kRedrawIntervalMs = 40;  // at most 25 redraws a second
@@ -92,11 +91,8 @@ public:
     // Hover text at a time, as the tooltip shows it ("12.300 s  35.21 W  round 2 busy: clean").
     QString describeAt(double t_s) const;
 
-    // Export, as seen (without the hover marker); the title is drawn above the plot.
-    void renderTo(QPainter* painter, const QRectF& target, const QString& title = {});
-    QImage toImage(const QString& title = {}) const;
-    Status savePng(const QString& path, const QString& title = {});
-    Status saveSvg(const QString& path, const QString& title = {});
+    // Export (ChartFrame's renderTo, toImage, savePng, saveSvg) shows it as seen, without the
+    // hover marker.
 
 signals:
     void followingChanged(bool following);
@@ -107,6 +103,7 @@ signals:
 protected:
     void showEvent(QShowEvent* e) override;
     void hideEvent(QHideEvent* e) override;
+    void exporting(bool begins) const override;
 
 public:
     struct Impl;  // named here so PowerChart.cpp's view class can hold one; defined there only

@@ -1,7 +1,7 @@
 #include "common/RoundsModel.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 namespace jb {
 

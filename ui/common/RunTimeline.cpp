@@ -1,7 +1,7 @@
 #include "common/RunTimeline.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <algorithm>
 #include <limits>
@@ -9,9 +9,6 @@
 namespace jb {
 
 namespace {
-
-const QColor kIdleShade(0x90, 0xa4, 0xae, 45);
-const QColor kBusyPending(0xff, 0xa7, 0x26, 50);
 
 double seconds(std::int64_t t_ns, std::int64_t origin_ns)
 {
@@ -97,11 +94,11 @@ std::vector<ChartShade> RunTimeline::shades(const std::string& spec, std::int64_
         if (s.t1_ns)
             c.t1_s = seconds(*s.t1_ns, origin_ns);
         if (s.kind == TimelineSpan::Idle) {
-            c.color = kIdleShade;
+            c.color = palette::idleShade();
             c.label = s.round < 0 ? QStringLiteral("idle before round 1")
                                   : QStringLiteral("idle after round %1").arg(s.round + 1);
         } else {
-            c.color = kBusyPending;
+            c.color = palette::busyPending();
             c.label = QStringLiteral("round %1 busy").arg(s.round + 1);
             const auto it = rounds_.find(s.round);
             const CounterRound* cr = it == rounds_.end() ? nullptr : it->second.counter(spec);

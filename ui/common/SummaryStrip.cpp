@@ -1,7 +1,7 @@
 #include "common/SummaryStrip.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <QTextDocumentFragment>
 

@@ -1,6 +1,6 @@
 #include "common/VerdictDelegate.h"
 
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <QApplication>
 #include <QPainter>

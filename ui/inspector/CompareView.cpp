@@ -1,6 +1,7 @@
 #include "inspector/CompareView.h"
 
 #include "common/Format.h"
+#include "common/Palette.h"
 #include "common/SummaryStrip.h"
 #include "inspector/RoundChart.h"
 #include "stats/RoundEnergy.h"
@@ -33,8 +34,8 @@ QString plain(const QString& html)
     return QTextDocumentFragment::fromHtml(html).toPlainText();
 }
 
-const QColor kColorA(0x26, 0x32, 0x38);
-const QColor kColorB(0x6a, 0x1b, 0x9a);
+const QColor kColorA = palette::recordA();
+const QColor kColorB = palette::recordB();
 
 }  // namespace
 
@@ -253,11 +254,13 @@ void CompareView::recompute()
         const Record& r = *x.record;
         QStringList lines;
         lines << QStringLiteral("<b>%1</b>").arg(x.title.toHtmlEscaped());
-        lines << QStringLiteral("<span style=\"color:gray\">%1</span>").arg(x.path.toHtmlEscaped());
+        lines << QStringLiteral("<span style=\"color:%1\">%2</span>")
+                     .arg(palette::mutedText().name(), x.path.toHtmlEscaped());
         QString facts = tr("%1 rounds").arg(r.rounds.size());
         if (r.status)
             facts += QStringLiteral(" · ") +
-                (r.isAborted() ? tr("<b style=\"color:#b71c1c\">aborted</b>") : q(*r.status));
+                (r.isAborted() ? tr("<b style=\"color:%1\">aborted</b>").arg(palette::errorText().name())
+                               : q(*r.status));
         if (!r.tool)
             facts += tr(" · reference harness");
         lines << facts;

@@ -1,5 +1,7 @@
 #include "inspector/DisagreementModel.h"
 
+#include "common/Palette.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFontDatabase>
@@ -42,12 +44,12 @@ QVariant DisagreementModel::data(const QModelIndex& index, int role) const
     case Qt::BackgroundRole:
         // The stored figure is the suspect one; the recomputed one is what the samples say.
         if (index.column() == StoredCol)
-            return QBrush(QColor(0xff, 0xcd, 0xd2));
+            return QBrush(palette::disagreeFill());
         if (index.column() == RecomputedCol)
-            return QBrush(QColor(0xc8, 0xe6, 0xc9));
+            return QBrush(palette::agreeFill());
         return {};
     case Qt::ForegroundRole:
-        return index.column() == PathCol ? QVariant() : QVariant(QBrush(QColor(0x21, 0x21, 0x21)));
+        return index.column() == PathCol ? QVariant() : QVariant(QBrush(palette::darkInk()));
     default:
         return {};
     }

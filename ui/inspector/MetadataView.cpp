@@ -1,6 +1,7 @@
 #include "inspector/MetadataView.h"
 
 #include "common/Format.h"
+#include "common/Palette.h"
 #include "record/RecordJson.h"
 
 #include <QApplication>
@@ -197,7 +198,7 @@ void addNode(QTreeWidgetItem* parent, QTreeWidget* tree, const MetaNode& n, int 
     }
     if (n.alert) {
         for (int c = 0; c < 2; ++c) {
-            item->setForeground(c, QColor(0xb7, 0x1c, 0x1c));
+            item->setForeground(c, palette::errorText());
             QFont f = item->font(c);
             f.setBold(true);
             item->setFont(c, f);

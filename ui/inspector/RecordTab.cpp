@@ -2,12 +2,13 @@
 
 #include "chart/ChartPanel.h"
 #include "chart/PowerChart.h"
+#include "common/Banner.h"
 #include "common/CsvExport.h"
 #include "common/Format.h"
+#include "common/Palette.h"
 #include "common/RecordFiles.h"
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
-#include "common/VerdictStyle.h"
 #include "inspector/MetadataView.h"
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
@@ -42,13 +43,6 @@ QString plain(const QString& html)
     return QTextDocumentFragment::fromHtml(html).toPlainText();
 }
 
-void styleBanner(QLabel* l, const QString& fill, const QString& ink)
-{
-    l->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; padding: 6px 10px; }")
-            .arg(fill, ink));
-}
-
 }  // namespace
 
 RecordTab::RecordTab(const QString& path, QWidget* parent)
@@ -59,8 +53,8 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
       loadingBar_(new QProgressBar(this)),
       header_(new QLabel(this)),
       export_(new QToolButton(this)),
-      banner_(new QLabel(this)),
-      coarse_(new QLabel(this)),
+      banner_(new Banner(this)),
+      coarse_(new Banner(this)),
       view_(new RecordView(this)),
       proxy_(new ResolutionProxyModel(this)),
       side_(new QTabWidget(this)),
@@ -107,14 +101,10 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     head->addWidget(export_);
 
     banner_->setObjectName(QStringLiteral("recordBanner"));
-    banner_->setWordWrap(true);
     banner_->setTextFormat(Qt::RichText);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     coarse_->setObjectName(QStringLiteral("coarseBanner"));
-    coarse_->setWordWrap(true);
     coarse_->setTextFormat(Qt::RichText);
     coarse_->setToolTip(q(resolutionRuleText()));
-    styleBanner(coarse_, QStringLiteral("#fff3e0"), QStringLiteral("#8a4b00"));
 
     // The dashboard's rounds table, with the counter-updates column.
     proxy_->setRoundsModel(view_->roundsModel());
@@ -156,8 +146,6 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     cv->addWidget(banner_);
     cv->addWidget(coarse_);
     cv->addWidget(split, 1);
-    banner_->hide();
-    coarse_->hide();
 
     stack_->addWidget(loading);
     stack_->addWidget(content);
@@ -219,7 +207,8 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     facts << (rec.tool ? q(rec.tool->first + " " + rec.tool->second).toHtmlEscaped()
                        : tr("reference harness"));
     if (rec.status)
-        facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:#b71c1c\"><b>aborted</b></span>")
+        facts << (rec.isAborted() ? QStringLiteral("<span style=\"color:%1\"><b>aborted</b></span>")
+                                        .arg(palette::errorText().name())
                                   : q(*rec.status).toHtmlEscaped());
     facts << tr("%1 rounds").arg(rec.rounds.size());
     facts << (rec.samples.empty() ? tr("no raw samples") : tr("raw samples"));
@@ -231,29 +220,23 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
     // The banner: an aborted run first and loudest; otherwise what is missing and why.
     if (rec.isAborted()) {
         const QString why = rec.error ? q(*rec.error) : tr("the record does not say why");
-        banner_->setText(
+        banner_->setMessage(
             tr("<b>⚠ Aborted run:</b> %1<br>Only the rounds finished before it stopped are shown; the "
                "figures of an aborted run are not a complete measurement.")
-                .arg(why.toHtmlEscaped()));
-        styleBanner(banner_, QStringLiteral("#c62828"), QStringLiteral("white"));
-        QFont f = banner_->font();
-        f.setPointSizeF(f.pointSizeF() * 1.1);
-        banner_->setFont(f);
-        banner_->show();
+                .arg(why.toHtmlEscaped()),
+            Tone::Alert);
     } else if (!rec.tool && rec.samples.empty()) {
-        banner_->setText(
+        banner_->setMessage(
             tr("Written by the reference harness: it keeps no raw samples, sampler figures or window "
-               "times, so the rounds are shown as stored and cannot be recomputed."));
-        styleBanner(banner_, QStringLiteral("#e3f2fd"), QStringLiteral("#0d47a1"));
-        banner_->show();
+               "times, so the rounds are shown as stored and cannot be recomputed."),
+            Tone::Info);
     } else if (rec.samples.empty()) {
-        banner_->setText(
+        banner_->setMessage(
             tr("This record was saved without its raw samples: no power trace, and its figures cannot "
-               "be recomputed."));
-        styleBanner(banner_, QStringLiteral("#eceff1"), QStringLiteral("#37474f"));
-        banner_->show();
+               "be recomputed."),
+            Tone::Neutral);
     } else {
-        banner_->hide();
+        banner_->clearMessage();
     }
     const bool hasSamples = !rec.samples.empty();
     // Without samples there is no trace to draw: the rounds table gets the room.
@@ -277,7 +260,7 @@ void RecordTab::refreshCounter()
     const std::string spec = view_->counter();
     const auto energies = roundEnergies(rec, spec);
     RoundMarkSeries s;
-    s.outline = QColor(0x26, 0x32, 0x38);
+    s.outline = palette::recordA();
     s.median = summaryOf(rec, spec).median_j_per_decode;
     for (const RoundEnergy& e : energies) {
         RoundMark m;
@@ -306,12 +289,11 @@ void RecordTab::refreshCounter()
     // Coarse counter: say it above the table, with the numbers (core's words, as the CLI's).
     const CoarseCounter cc = coarseCounter(rec, spec);
     if (!cc.coarse()) {
-        coarse_->hide();
-        coarse_->clear();
+        coarse_->clearMessage();
         return;
     }
-    coarse_->setText(QStringLiteral("<b>%1</b> %2").arg(q(cc.headline).toHtmlEscaped(), q(cc.detail).toHtmlEscaped()));
-    coarse_->show();
+    coarse_->setMessage(QStringLiteral("<b>%1</b> %2").arg(q(cc.headline).toHtmlEscaped(), q(cc.detail).toHtmlEscaped()),
+                        Tone::Warning);
 }
 
 QString RecordTab::bannerText() const

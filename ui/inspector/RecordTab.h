@@ -17,6 +17,8 @@ class QToolButton;
 
 namespace jb {
 
+class Banner;
+
 class MetadataView;
 class RecordView;
 class ResolutionProxyModel;
@@ -84,8 +86,8 @@ private:
     QProgressBar* loadingBar_;
     QLabel* header_;
     QToolButton* export_;
-    QLabel* banner_;
-    QLabel* coarse_;
+    Banner* banner_;
+    Banner* coarse_;
     RecordView* view_;
     ResolutionProxyModel* proxy_;
     QTabWidget* side_;

@@ -1,5 +1,6 @@
 #include "inspector/ResolutionProxyModel.h"
 
+#include "common/Palette.h"
 #include "common/RoundsModel.h"
 
 #include <QBrush>
@@ -149,8 +150,7 @@ QVariant ResolutionProxyModel::data(const QModelIndex& index, int role) const
         return QString(QString::fromStdString(w.text) + QStringLiteral("\n\n") +
                        QString::fromStdString(resolutionRuleText()));
     case Qt::ForegroundRole:
-        return w.coarse ? QVariant(QBrush(QColor(0xb7, 0x1c, 0x1c)))
-                        : QVariant(QBrush(QColor(0x61, 0x61, 0x61)));
+        return w.coarse ? QVariant(QBrush(palette::errorText())) : QVariant(QBrush(palette::mutedText()));
     case Qt::FontRole:
         if (w.coarse) {
             QFont f;

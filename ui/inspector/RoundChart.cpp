@@ -1,17 +1,12 @@
-// The Inspector's one file that includes Qt Charts.
+// The Inspector's one file that includes Qt Charts (beside ui/chart/ChartFrame.cpp).
 #include "inspector/RoundChart.h"
 
 #include "chart/AxisTicks.h"
 
-#include "common/VerdictStyle.h"
-#include "record/AtomicWrite.h"
+#include "common/Palette.h"
 
-#include <QBuffer>
 #include <QFontMetricsF>
-#include <QGridLayout>
-#include <QLabel>
 #include <QPainter>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -29,7 +24,6 @@ namespace jb {
 
 namespace {
 
-constexpr int kTitleHeight = 34;
 constexpr double kMarkerSize = 11.0;
 
 using ticks::labelFormat;
@@ -50,12 +44,10 @@ private:
 
 struct RoundChart::Impl {
     RoundChart* q;
-    QChart* chart = nullptr;
+    std::vector<RoundMarkSeries> series;  // what is shown
+    View* view = nullptr;
     QValueAxis* ax = nullptr;
     QValueAxis* ay = nullptr;
-    View* view = nullptr;
-    QLabel* placeholder = nullptr;
-    std::vector<RoundMarkSeries> series;
     // Each scatter series of the chart: which RoundMarkSeries and which marks its points are.
     struct Scatter {
         QScatterSeries* s;
@@ -78,7 +70,8 @@ struct RoundChart::Impl {
         fitting = true;
         const auto [lo, hi] = *y_range;
         // About six ticks, fewer where the plot is too short to label them all.
-        const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0), chart->plotArea().height(),
+        const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0),
+                                               q->chart()->plotArea().height(),
                                                QFontMetricsF(ay->labelsFont()).height());
         if (ay->min() != y.lo || ay->max() != y.hi)
             ay->setRange(y.lo, y.hi);
@@ -89,22 +82,14 @@ struct RoundChart::Impl {
         fitting = false;
     }
 
-    QRectF plotInScene() const { return chart->mapToScene(chart->plotArea()).boundingRect(); }
-    double xAt(double x) const
-    {
-        const QRectF pa = plotInScene();
-        return ticks::toPixel(x, ax->min(), ax->max(), pa.left(), pa.width());
-    }
-    double yAt(double y) const
-    {
-        const QRectF pa = plotInScene();
-        return ticks::toPixel(y, ay->min(), ay->max(), pa.bottom(), -pa.height());
-    }
+    QRectF plotInScene() const { return q->plotInScene(); }
+    double xAt(double x) const { return q->sceneX(x, ax->min(), ax->max()); }
+    double yAt(double y) const { return q->sceneY(y, ay->min(), ay->max()); }
 
     void removeAll()
     {
-        for (QAbstractSeries* s : chart->series()) {
-            chart->removeSeries(s);
+        for (QAbstractSeries* s : q->chart()->series()) {
+            q->chart()->removeSeries(s);
             delete s;
         }
         scatters.clear();
@@ -155,43 +140,34 @@ void View::drawBackground(QPainter* p, const QRectF& rect)
     p->restore();
 }
 
-RoundChart::RoundChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>(this))
+namespace {
+
+ChartLook roundLook()
 {
-    d->chart = new QChart;
-    d->chart->setAnimationOptions(QChart::NoAnimation);
-    d->chart->setBackgroundVisible(false);
-    d->chart->setPlotAreaBackgroundVisible(false);
-    d->chart->setMargins(QMargins(4, 6, 10, 4));
-    d->chart->legend()->setAlignment(Qt::AlignBottom);
+    ChartLook look;
+    look.transparent = true;  // the view paints the sd bars beneath the points
+    look.svg_title = QStringLiteral("JouleBench energy per decode by round");
+    look.svg_description = QStringLiteral(
+        "Marginal energy per decode of each round with one-sd bars, made by JouleBench");
+    return look;
+}
+
+}  // namespace
+
+RoundChart::RoundChart(QWidget* parent) : ChartFrame(roundLook(), parent), d(std::make_unique<Impl>(this))
+{
+    chart()->legend()->setAlignment(Qt::AlignBottom);
     d->ax = new QValueAxis;
-    d->ax->setTitleText(QStringLiteral("round"));
     d->ax->setTickType(QValueAxis::TicksDynamic);
     d->ay = new QValueAxis;
     d->ay->setTickType(QValueAxis::TicksDynamic);
-    for (QValueAxis* a : {d->ax, d->ay}) {
-        QPen grid = a->gridLinePen();
-        grid.setColor(QColor(0, 0, 0, 28));
-        a->setGridLinePen(grid);
-        a->setMinorGridLineVisible(false);
-    }
-    d->chart->addAxis(d->ax, Qt::AlignBottom);
-    d->chart->addAxis(d->ay, Qt::AlignLeft);
-    connect(d->chart, &QChart::plotAreaChanged, this, [this] { d->fitYAxis(); });
+    addAxis(d->ax, Qt::AlignBottom, QStringLiteral("round"));
+    addAxis(d->ay, Qt::AlignLeft);
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { d->fitYAxis(); });
 
-    d->view = new View(d->chart, d.get());
-    d->view->setRenderHint(QPainter::Antialiasing);
-    d->view->setFrameShape(QFrame::NoFrame);
+    d->view = new View(chart(), d.get());
+    setView(d->view);
     d->view->setMouseTracking(true);
-
-    d->placeholder = new QLabel(this);
-    d->placeholder->setAlignment(Qt::AlignCenter);
-    d->placeholder->setWordWrap(true);
-    d->placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
-    d->placeholder->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 12pt;"));
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(d->view, 0, 0);
-    grid->addWidget(d->placeholder, 0, 0, Qt::AlignCenter);
     clear(QStringLiteral("No rounds"));
 }
 
@@ -202,11 +178,10 @@ void RoundChart::clear(const QString& placeholder)
     d->removeAll();
     d->series.clear();
     d->y_range.reset();
-    d->placeholder->setText(placeholder);
-    d->placeholder->setVisible(true);
+    showPlaceholder(placeholder);
     d->ax->setRange(0.5, 1.5);
     d->ay->setRange(0, 1);
-    d->chart->legend()->hide();
+    chart()->legend()->hide();
     d->view->viewport()->update();
 }
 
@@ -234,7 +209,7 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
         clear(tr("No round has a marginal energy and a decode to show."));
         return;
     }
-    d->placeholder->setVisible(false);
+    hidePlaceholder();
 
     // Verdicts in the order of trust, each in the legend once.
     static const std::optional<std::string> kOrder[] = {std::string("clean"), std::string("relative-only"),
@@ -271,11 +246,11 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
             pen.setWidthF(1.3);
             sc.s->setPen(pen);
             sc.s->replace(pts);
-            d->chart->addSeries(sc.s);
+            chart()->addSeries(sc.s);
             sc.s->attachAxis(d->ax);
             sc.s->attachAxis(d->ay);
             const bool first = inLegend.insert(vs.text).second;
-            for (QLegendMarker* lm : d->chart->legend()->markers(sc.s))
+            for (QLegendMarker* lm : chart()->legend()->markers(sc.s))
                 lm->setVisible(first);
             d->scatters.push_back(std::move(sc));
         }
@@ -288,7 +263,7 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
             line->setName(s.name.isEmpty() ? tr("median") : tr("%1 median").arg(s.name));
             line->append(0.5, *s.median);
             line->append(maxRound + 0.5, *s.median);
-            d->chart->addSeries(line);
+            chart()->addSeries(line);
             line->attachAxis(d->ax);
             line->attachAxis(d->ay);
         }
@@ -298,7 +273,7 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
         connect(sc.s, &QScatterSeries::hovered, this,
                 [this, p](const QPointF& pt, bool state) { d->onHover(*p, pt, state); });
     }
-    d->chart->legend()->show();
+    chart()->legend()->show();
 
     // Axes: rounds 1..N with room for the side-by-side offset; values padded by 8 %.
     double span = hi - lo;
@@ -341,11 +316,6 @@ std::pair<double, double> RoundChart::xRange() const
     return {d->ax->min(), d->ax->max()};
 }
 
-QString RoundChart::placeholderText() const
-{
-    return d->placeholder->isVisible() ? d->placeholder->text() : QString();
-}
-
 QString RoundChart::describe(int series, int mark) const
 {
     if (series < 0 || series >= int(d->series.size()))
@@ -357,73 +327,6 @@ QString RoundChart::describe(int series, int mark) const
     if (!m.tip.isEmpty())
         return m.tip;
     return QStringLiteral("round %1: %2").arg(m.round + 1).arg(m.value);
-}
-
-QImage RoundChart::toImage(const QString& title) const
-{
-    const QSize chartSize = d->view->viewport()->size();
-    const QSize size(chartSize.width(), chartSize.height() + (title.isEmpty() ? 0 : kTitleHeight));
-    const qreal dpr = 2.0;
-    QImage img(size * dpr, QImage::Format_ARGB32_Premultiplied);
-    img.setDevicePixelRatio(dpr);
-    img.fill(palette().base().color());
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing);
-    QRectF target(QPointF(0, 0), QSizeF(size));
-    if (!title.isEmpty()) {
-        QFont f = font();
-        f.setPointSizeF(f.pointSizeF() * 1.2);
-        f.setBold(true);
-        p.setFont(f);
-        p.setPen(palette().text().color());
-        p.drawText(QRectF(12, 0, size.width() - 24, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
-        target.setTop(kTitleHeight);
-    }
-    d->view->render(&p, target, d->view->viewport()->rect(), Qt::KeepAspectRatio);
-    return img;
-}
-
-Status RoundChart::savePng(const QString& path, const QString& title) const
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!toImage(title).save(&buffer, "PNG"))
-        return Error{"cannot encode the chart as PNG for " + path.toStdString()};
-    return writeFileAtomic(path.toStdString(),
-                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
-}
-
-Status RoundChart::saveSvg(const QString& path, const QString& title) const
-{
-    const QSize chartSize = d->view->viewport()->size();
-    const QSize size(chartSize.width(), chartSize.height() + (title.isEmpty() ? 0 : kTitleHeight));
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator gen;
-    gen.setOutputDevice(&buffer);
-    gen.setSize(size);
-    gen.setViewBox(QRect(QPoint(0, 0), size));
-    gen.setTitle(title.isEmpty() ? QStringLiteral("JouleBench energy per decode by round") : title);
-    gen.setDescription(
-        QStringLiteral("Marginal energy per decode of each round with one-sd bars, made by JouleBench"));
-    QPainter p;
-    if (!p.begin(&gen))
-        return Error{"cannot draw the chart as SVG for " + path.toStdString()};
-    QRectF target(QPointF(0, 0), QSizeF(size));
-    if (!title.isEmpty()) {
-        p.setPen(palette().text().color());
-        QFont f = font();
-        f.setBold(true);
-        p.setFont(f);
-        p.drawText(QRectF(12, 0, size.width() - 24, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
-        target.setTop(kTitleHeight);
-    }
-    d->view->render(&p, target, d->view->viewport()->rect(), Qt::KeepAspectRatio);
-    p.end();
-    return writeFileAtomic(path.toStdString(),
-                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
 }  // namespace jb

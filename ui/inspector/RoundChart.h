@@ -1,12 +1,11 @@
 #pragma once
 // Per-round energy per decode: one point per round with a +/- one sd bar, filled with the
 // round's verdict colour; one series for a record, two overlaid for a comparison (circles and
-// squares, side by side), each with its median as a dashed line. The Inspector's only Qt
-// Charts user; this header is free of it (pimpl), as ui/chart/PowerChart.h.
-#include "base/Result.h"
+// squares, side by side), each with its median as a dashed line. A ChartFrame (chart,
+// placeholder, export); this header is free of Qt Charts (pimpl), as ui/chart/PowerChart.h.
+#include "chart/ChartFrame.h"
 
 #include <QColor>
-#include <QImage>
 #include <QString>
 #include <QWidget>
 
@@ -35,7 +34,7 @@ struct RoundMarkSeries {
     double x_offset = 0;  // in rounds, so two series do not hide each other
 };
 
-class RoundChart : public QWidget {
+class RoundChart : public ChartFrame {
     Q_OBJECT
 public:
     explicit RoundChart(QWidget* parent = nullptr);
@@ -45,18 +44,13 @@ public:
                    const QString& yTitle = QStringLiteral("J per decode"));
     void clear(const QString& placeholder);
 
-    // For tests and exports.
+    // For tests (placeholderText() and the exports are ChartFrame's).
     int markCount() const;
     int seriesCount() const;
     std::pair<double, double> yRange() const;
     std::pair<double, double> xRange() const;
-    QString placeholderText() const;
     // Hover text of series s, mark i (as the tooltip shows it).
     QString describe(int series, int mark) const;
-
-    QImage toImage(const QString& title = {}) const;
-    Status savePng(const QString& path, const QString& title = {}) const;
-    Status saveSvg(const QString& path, const QString& title = {}) const;
 
 signals:
     void hovered(const QString& text);  // empty when the pointer leaves a point

@@ -1,5 +1,6 @@
 #include "inspector/VerifyPanel.h"
 
+#include "common/Banner.h"
 #include "inspector/DisagreementModel.h"
 
 #include <QHeaderView>
@@ -28,7 +29,6 @@ VerifyPanel::VerifyPanel(QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    summary_->setMargin(8);
     summary_->setAutoFillBackground(true);
     notes_->setObjectName(QStringLiteral("verifyNotes"));
     notes_->setWordWrap(true);
@@ -75,22 +75,17 @@ QString VerifyPanel::headline(const VerifyReport& r)
 
 void VerifyPanel::setReport(const VerifyReport& r)
 {
-    QString fill, ink;
+    Tone tone = Tone::Neutral;
     if (!r.verifiable) {
         state_ = State::Unverifiable;
-        fill = QStringLiteral("#eceff1");
-        ink = QStringLiteral("#37474f");
     } else if (r.disagreements.empty()) {
         state_ = State::Agrees;
-        fill = QStringLiteral("#e8f5e9");
-        ink = QStringLiteral("#1b5e20");
+        tone = Tone::Success;
     } else {
         state_ = State::Disagrees;
-        fill = QStringLiteral("#ffebee");
-        ink = QStringLiteral("#b71c1c");
+        tone = Tone::Error;
     }
-    summary_->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; color: %2; border-radius: 4px; }").arg(fill, ink));
+    summary_->setStyleSheet(Banner::styleSheetFor(tone));
     summary_->setText(QStringLiteral("<b>%1</b>").arg(headline(r).toHtmlEscaped()));
     QStringList notes;
     for (const std::string& n : r.notes)

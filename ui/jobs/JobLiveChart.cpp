@@ -1,14 +1,12 @@
 #include "jobs/JobLiveChart.h"
 
+#include "common/Palette.h"
 #include "jobs/JobTrace.h"
 
-#include <QChart>
-#include <QChartView>
-#include <QLabel>
-#include <QLineSeries>
-#include <QStackedLayout>
 #include <QTimer>
-#include <QValueAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -16,9 +14,6 @@
 namespace jb {
 
 struct JobLiveChart::Impl {
-    QStackedLayout* stack = nullptr;
-    QLabel* placeholder = nullptr;
-    QChartView* view = nullptr;
     QChart* chart = nullptr;
     QLineSeries* memory = nullptr;
     QLineSeries* power = nullptr;
@@ -59,57 +54,48 @@ void setNiceRange(QValueAxis* axis, double v)
     axis->setTickCount(steps + 1);
 }
 
+ChartLook jobLook()
+{
+    ChartLook look;
+    look.margins = QMargins(4, 4, 4, 4);
+    look.empty_hides_chart = true;
+    look.svg_title = QStringLiteral("JouleBench job trace");
+    look.svg_description = QStringLiteral("A job's GPU memory and power against time, made by JouleBench");
+    return look;
+}
+
 }  // namespace
 
-JobLiveChart::JobLiveChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
+JobLiveChart::JobLiveChart(QWidget* parent) : ChartFrame(jobLook(), parent), d(std::make_unique<Impl>())
 {
-    d->chart = new QChart;
-    d->chart->setMargins(QMargins(4, 4, 4, 4));
+    d->chart = chart();
     d->chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont tf = d->chart->titleFont();
-    tf.setBold(true);
-    d->chart->setTitleFont(tf);
+    d->chart->legend()->show();
 
     d->memory = new QLineSeries;
     d->memory->setName(tr("GPU memory of the job (MiB)"));
-    d->memory->setPen(QPen(QColor(0x2b, 0x6c, 0xb0), 2));
+    d->memory->setPen(QPen(palette::jobMemory(), 2));
     d->power = new QLineSeries;
     d->power->setName(tr("GPU power (W)"));
-    d->power->setPen(QPen(QColor(0xd9, 0x53, 0x4f), 1.5));
+    d->power->setPen(QPen(palette::jobPower(), 1.5));
     d->chart->addSeries(d->memory);
     d->chart->addSeries(d->power);
 
-    d->x = new QValueAxis;
-    d->x->setTitleText(tr("seconds since the job started"));
+    d->x = addAxis(new QValueAxis, Qt::AlignBottom, tr("seconds since the job started"));
     d->x->setLabelFormat(QStringLiteral("%.0f"));
-    d->yMemory = new QValueAxis;
-    d->yMemory->setTitleText(tr("MiB"));
+    d->yMemory = addAxis(new QValueAxis, Qt::AlignLeft, tr("MiB"));
     d->yMemory->setLabelFormat(QStringLiteral("%.0f"));
     d->yMemory->setLinePenColor(d->memory->pen().color());
     d->yMemory->setLabelsColor(d->memory->pen().color());
-    d->yPower = new QValueAxis;
-    d->yPower->setTitleText(tr("W"));
+    d->yPower = addAxis(new QValueAxis, Qt::AlignRight, tr("W"));
     d->yPower->setLabelFormat(QStringLiteral("%.0f"));
     d->yPower->setLinePenColor(d->power->pen().color());
     d->yPower->setLabelsColor(d->power->pen().color());
-    d->chart->addAxis(d->x, Qt::AlignBottom);
-    d->chart->addAxis(d->yMemory, Qt::AlignLeft);
-    d->chart->addAxis(d->yPower, Qt::AlignRight);
     d->memory->attachAxis(d->x);
     d->memory->attachAxis(d->yMemory);
     d->power->attachAxis(d->x);
     d->power->attachAxis(d->yPower);
-
-    d->view = new QChartView(d->chart, this);
-    d->view->setRenderHint(QPainter::Antialiasing);
-    d->placeholder = new QLabel(this);
-    d->placeholder->setAlignment(Qt::AlignCenter);
-    d->placeholder->setWordWrap(true);
-    d->placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
-    d->stack = new QStackedLayout(this);
-    d->stack->setContentsMargins(0, 0, 0, 0);
-    d->stack->addWidget(d->placeholder);
-    d->stack->addWidget(d->view);
+    setView();
 
     d->timer.setSingleShot(true);
     d->timer.setInterval(kRedrawIntervalMs);
@@ -123,8 +109,7 @@ void JobLiveChart::setTrace(std::shared_ptr<const JobTrace> trace, const QString
 {
     d->trace = std::move(trace);
     d->chart->setTitle(title);
-    d->placeholder->clear();
-    d->stack->setCurrentWidget(d->view);
+    hidePlaceholder();
     redraw();
 }
 
@@ -142,8 +127,7 @@ void JobLiveChart::clear(const QString& placeholder)
     d->power->clear();
     d->memoryPoints = d->powerPoints = 0;
     d->chart->setTitle(QString());
-    d->placeholder->setText(placeholder);
-    d->stack->setCurrentWidget(d->placeholder);
+    showPlaceholder(placeholder);
 }
 
 void JobLiveChart::redraw()
@@ -179,14 +163,9 @@ int JobLiveChart::powerPoints() const
     return d->powerPoints;
 }
 
-QString JobLiveChart::title() const
-{
-    return d->chart->title();
-}
-
 QString JobLiveChart::placeholder() const
 {
-    return d->placeholder->text();
+    return placeholderText();
 }
 
 bool JobLiveChart::showingTrace() const

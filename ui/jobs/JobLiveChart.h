@@ -1,10 +1,12 @@
 #pragma once
 // The Jobs page's chart: a job's GPU memory (MiB, left axis) and GPU power (W, right axis)
-// against seconds since its process started. JobLiveChart.cpp is the page's one Qt Charts
-// user; this header is free of it (pimpl), like chart/PowerChart.h. Redraws are coalesced on
-// a timer and hand each series its decimated points in one replace().
+// against seconds since its process started. A ChartFrame (chart, placeholder, export);
+// JobLiveChart.cpp is the page's one Qt Charts user; this header is free of it (pimpl), like
+// chart/PowerChart.h. Redraws are coalesced on a timer and hand each series its decimated
+// points in one replace().
+#include "chart/ChartFrame.h"
+
 #include <QString>
-#include <QWidget>
 
 #include <memory>
 
@@ -12,7 +14,7 @@ namespace jb {
 
 class JobTrace;
 
-class JobLiveChart : public QWidget {
+class JobLiveChart : public ChartFrame {
     Q_OBJECT
 public:
     static constexpr int kRedrawIntervalMs = 40;
@@ -31,7 +33,6 @@ public:
     void redraw();
     int memoryPoints() const;  // points the last redraw handed the series
     int powerPoints() const;
-    QString title() const;
     QString placeholder() const;  // empty while a trace is shown
     bool showingTrace() const;
 

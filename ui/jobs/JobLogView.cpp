@@ -1,5 +1,7 @@
 #include "jobs/JobLogView.h"
 
+#include "common/Palette.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFontDatabase>
@@ -78,12 +80,12 @@ void JobLogView::appendToView(const Line& l)
     const bool atEnd = bar->value() >= bar->maximum() - 2;
     QTextCharFormat fmt;
     if (l.stream == QLatin1String("stderr"))
-        fmt.setForeground(QColor(0xa3, 0x1d, 0x1d));
+        fmt.setForeground(palette::logStderr());
     else if (l.stream == QLatin1String("driver")) {
-        fmt.setForeground(QColor(0x5a, 0x62, 0x70));
+        fmt.setForeground(palette::logDriver());
         fmt.setFontItalic(true);
     } else if (l.stream == QLatin1String("heading")) {
-        fmt.setForeground(QColor(0x5a, 0x62, 0x70));
+        fmt.setForeground(palette::logDriver());
         fmt.setFontWeight(QFont::Bold);
     }
     QTextCursor c(text_->document());

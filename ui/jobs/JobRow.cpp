@@ -1,5 +1,7 @@
 #include "jobs/JobRow.h"
 
+#include "common/Palette.h"
+
 #include <QCoreApplication>
 
 #include <csignal>
@@ -236,23 +238,8 @@ QString statusTooltip(const JobRow& row)
 
 StatusColors statusColors(const JobRow& row)
 {
-    // Light fills with dark text: readable when the row is not selected, and the selection
-    // colour still wins when it is.
-    const QString key = statusKey(row);
-    if (key == QLatin1String("completed"))
-        return {QColor(0xd4, 0xed, 0xda), QColor(0x15, 0x57, 0x24)};
-    if (key == QLatin1String("running") || key == QLatin1String("starting"))
-        return {QColor(0xcf, 0xe2, 0xff), QColor(0x08, 0x42, 0x98)};
-    if (key == QLatin1String("queued") || key == QLatin1String("would_run"))
-        return {QColor(0xe9, 0xec, 0xef), QColor(0x34, 0x3a, 0x40)};
-    if (key == QLatin1String("cancelled") || key == QLatin1String("running_elsewhere"))
-        return {QColor(0xfd, 0xf1, 0xc7), QColor(0x66, 0x4d, 0x03)};
-    if (key == QLatin1String("orphaned") || key == QLatin1String("conflict"))
-        return {QColor(0xff, 0xe5, 0xb4), QColor(0x7a, 0x3e, 0x00)};
-    if (key == QLatin1String("not_run"))
-        return {QColor(), QColor()};
-    // timeout, nonzero_exit, missing_result, failed_to_start, failed
-    return {QColor(0xf8, 0xd7, 0xda), QColor(0x84, 0x20, 0x29)};
+    const palette::RowColors c = palette::jobStatus(statusKey(row));
+    return {c.background, c.foreground};
 }
 
 bool isOver(const JobRow& row)

@@ -1,6 +1,7 @@
 #include "jobs/JobTableModel.h"
 
 #include "common/Format.h"
+#include "common/Palette.h"
 
 #include <cmath>
 #include <map>
@@ -19,20 +20,8 @@ QString elapsedText(const JobRow& r)
 
 QColor barColor(const JobRow& r)
 {
-    const QString key = statusKey(r);
-    if (key == QLatin1String("timeout"))
-        return QColor(0xe0, 0x6c, 0x75);
-    if (key == QLatin1String("completed"))
-        return QColor(0x8f, 0xd1, 0x9e);
-    if (key == QLatin1String("running") || key == QLatin1String("starting")) {
-        // Amber in the last tenth before the timeout ends it.
-        if (r.elapsed_s && r.timeout_s > 0 && *r.elapsed_s > 0.9 * r.timeout_s)
-            return QColor(0xf0, 0xad, 0x4e);
-        return QColor(0x7a, 0xb0, 0xf5);
-    }
-    if (key == QLatin1String("cancelled"))
-        return QColor(0xf3, 0xd0, 0x6b);
-    return QColor(0xc8, 0xcc, 0xd0);
+    // Amber in the last tenth before the timeout ends it.
+    return palette::jobBar(statusKey(r), r.elapsed_s && r.timeout_s > 0 && *r.elapsed_s > 0.9 * r.timeout_s);
 }
 
 }  // namespace

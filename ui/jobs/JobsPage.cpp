@@ -9,7 +9,9 @@
 #include "jobs/ManifestDialog.h"
 #include "jobs/SlurmExecutor.h"
 
+#include "common/Banner.h"
 #include "common/Format.h"
+#include "common/Palette.h"
 
 #include <QCoreApplication>
 #include <QDesktopServices>
@@ -51,7 +53,7 @@ JobsPage::JobsPage(QWidget* parent)
       chart_(new JobLiveChart(this)),
       log_(new JobLogView(this)),
       fileLabel_(new QLabel(this)),
-      banner_(new QLabel(this)),
+      banner_(new jb::Banner(this)),
       status_(new QLabel(this)),
       shownLabel_(new QLabel(this))
 {
@@ -106,9 +108,6 @@ JobsPage::JobsPage(QWidget* parent)
     fileLabel_->setWordWrap(true);
     banner_->setObjectName(QStringLiteral("banner"));
     banner_->setTextFormat(Qt::PlainText);
-    banner_->setWordWrap(true);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setMargin(6);
     status_->setTextFormat(Qt::PlainText);
     status_->setObjectName(QStringLiteral("statusLine"));
     shownLabel_->setTextFormat(Qt::RichText);
@@ -322,8 +321,8 @@ void JobsPage::updateFileLabel()
     }
     const QString name = QFileInfo(path_).fileName().toHtmlEscaped();
     if (!file_) {
-        fileLabel_->setText(tr("<b>%1</b> &nbsp;<span style='color:#842029'>(not loaded)</span> &nbsp;%2")
-                                .arg(name, path_.toHtmlEscaped()));
+        fileLabel_->setText(tr("<b>%1</b> &nbsp;<span style='color:%3'>(not loaded)</span> &nbsp;%2")
+                                .arg(name, path_.toHtmlEscaped(), palette::errorText().name()));
         return;
     }
     QStringList gpus;
@@ -340,25 +339,15 @@ void JobsPage::updateFileLabel()
 void JobsPage::setBanner(Banner level, const QString& text)
 {
     bannerLevel_ = text.isEmpty() ? Banner::None : level;
-    banner_->setText(text);
-    banner_->setVisible(bannerLevel_ != Banner::None);
-    switch (bannerLevel_) {
-    case Banner::Error:
-        banner_->setStyleSheet(QStringLiteral(
-            "QLabel#banner{background:#f8d7da;color:#842029;border:1px solid #f1aeb5;border-radius:4px}"));
-        break;
-    case Banner::Warning:
-        banner_->setStyleSheet(QStringLiteral(
-            "QLabel#banner{background:#fff3cd;color:#664d03;border:1px solid #ffe69c;border-radius:4px}"));
-        break;
-    case Banner::Info:
-        banner_->setStyleSheet(QStringLiteral(
-            "QLabel#banner{background:#e7f1ff;color:#084298;border:1px solid #b6d4fe;border-radius:4px}"));
-        break;
-    case Banner::None:
-        banner_->setStyleSheet(QString());
-        break;
-    }
+    Tone tone = Tone::Info;
+    if (bannerLevel_ == Banner::Error)
+        tone = Tone::Error;
+    else if (bannerLevel_ == Banner::Warning)
+        tone = Tone::Warning;
+    if (bannerLevel_ == Banner::None)
+        banner_->clearMessage();
+    else
+        banner_->setMessage(text, tone);
 }
 
 QString JobsPage::errorText() const

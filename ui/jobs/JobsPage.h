@@ -29,6 +29,8 @@ class QTableView;
 
 namespace jb {
 
+class Banner;
+
 class JobLiveChart;
 class JobLogView;
 class JobTableModel;
@@ -118,7 +120,7 @@ private:
     JobLogView* log_;
     ManifestDialog* manifest_ = nullptr;
     QLabel* fileLabel_;
-    QLabel* banner_;
+    jb::Banner* banner_;
     QLabel* status_;
     QLabel* shownLabel_;  // whose chart and log are below, and whether the page follows new jobs
     QPushButton* open_;

@@ -16,7 +16,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -28,13 +27,10 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
       view_(new RecordView(this)),
       status_(new StatusLine(this)),
       controller_(new RunController(this)),
-      banner_(new QLabel(this))
+      banner_(new Banner(this))
 {
     banner_->setObjectName(QStringLiteral("banner"));
-    banner_->setWordWrap(true);
     banner_->setTextFormat(Qt::PlainText);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->hide();
 
     auto* right = new QWidget(this);
     auto* rv = new QVBoxLayout(right);
@@ -86,13 +82,7 @@ const Record& MeasurePage::record() const
 
 void MeasurePage::setBanner(const QString& text, bool error)
 {
-    banner_->setText(text);
-    banner_->setStyleSheet(
-        error ? QStringLiteral("QLabel { background: #ffebee; color: #b71c1c; border: 1px solid #ef9a9a;"
-                               " border-radius: 4px; padding: 6px; }")
-              : QStringLiteral("QLabel { background: #e3f2fd; color: #0d47a1; border: 1px solid #90caf9;"
-                               " border-radius: 4px; padding: 6px; }"));
-    banner_->setVisible(!text.isEmpty());
+    banner_->setMessage(text, error ? Tone::Error : Tone::Info);
 }
 
 void MeasurePage::start()

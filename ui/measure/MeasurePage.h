@@ -3,14 +3,13 @@
 // table: a RecordView); the status line below. It starts and stops runs (RunController),
 // saves every finished run by itself, and shows opened records read-only.
 #include "base/Result.h"
+#include "common/Banner.h"
 #include "counters/CounterRegistry.h"
 #include "record/Record.h"
 #include "session/Session.h"
 
 #include <QTimer>
 #include <QWidget>
-
-class QLabel;
 
 namespace jb {
 
@@ -29,7 +28,7 @@ public:
     RecordView* view() const { return view_; }
     StatusLine* statusLine() const { return status_; }
     RunController* controller() const { return controller_; }
-    QLabel* banner() const { return banner_; }
+    Banner* banner() const { return banner_; }
 
     bool running() const;
     bool hasRecord() const { return has_record_; }  // a finished run or an opened record
@@ -75,7 +74,7 @@ private:
     RecordView* view_;
     StatusLine* status_;
     RunController* controller_;
-    QLabel* banner_;
+    Banner* banner_;
     QTimer statusTimer_;
 
     Record base_;  // the plan's figures, shown before the session's record arrives

@@ -1,5 +1,6 @@
 #include "measure/RunForm.h"
 
+#include "common/Banner.h"
 #include "measure/CounterModel.h"
 #include "record/RecordJson.h"
 
@@ -165,9 +166,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     simNote_->setObjectName(QStringLiteral("simNote"));
     simNote_->setWordWrap(true);
     simNote_->setTextFormat(Qt::PlainText);
-    simNote_->setStyleSheet(
-        QStringLiteral("QLabel { background: #fff3e0; color: #6d4c00; border: 1px solid #ffcc80;"
-                       " border-radius: 4px; padding: 6px; }"));
+    simNote_->setStyleSheet(Banner::styleSheetFor(Tone::Warning));
 
     meta_->setObjectName(QStringLiteral("metaEdit"));
     meta_->setPlaceholderText(tr("{\"codec\": \"demo\", \"quality\": 3}"));
@@ -179,7 +178,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     metaStatus_->setWordWrap(true);
     problemLabel_->setObjectName(QStringLiteral("problemLabel"));
     problemLabel_->setWordWrap(true);
-    problemLabel_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
+    problemLabel_->setStyleSheet(palette::textStyle(palette::errorText()));
 
     start_->setObjectName(QStringLiteral("startButton"));
     start_->setDefault(true);
@@ -434,12 +433,13 @@ void RunForm::validate()
     auto meta = parseMeta(meta_->toPlainText());
     if (meta) {
         metaStatus_->setText(meta->empty() ? tr("No meta.") : tr("Valid JSON object."));
-        metaStatus_->setStyleSheet(QStringLiteral("color: #2e7d32;"));
+        metaStatus_->setStyleSheet(palette::textStyle(palette::okText()));
         meta_->setStyleSheet(QString());
     } else {
         metaStatus_->setText(QString::fromStdString(meta.error()));
-        metaStatus_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
-        meta_->setStyleSheet(QStringLiteral("QPlainTextEdit { border: 1px solid #c62828; }"));
+        metaStatus_->setStyleSheet(palette::textStyle(palette::errorText()));
+        meta_->setStyleSheet(
+            QStringLiteral("QPlainTextEdit { border: 1px solid %1; }").arg(palette::errorText().name()));
     }
     const auto p = plan();
     problem_ = p ? QString() : QString::fromStdString(p.error());

@@ -1,6 +1,7 @@
 #include "measure/StatusLine.h"
 
 #include "common/Format.h"
+#include "common/Palette.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -89,10 +90,10 @@ void StatusLine::setMessage(const QString& text, Tone tone)
         message_->setStyleSheet(QString());
         break;
     case Tone::Good:
-        message_->setStyleSheet(QStringLiteral("color: #2e7d32;"));
+        message_->setStyleSheet(palette::textStyle(palette::okText()));
         break;
     case Tone::Error:
-        message_->setStyleSheet(QStringLiteral("color: #b71c1c; font-weight: bold;"));
+        message_->setStyleSheet(palette::textStyle(palette::errorText(), true));
         break;
     }
 }

@@ -1,15 +1,13 @@
-// The Noise lab's one file that includes Qt Charts.
+// The Noise lab's one file that includes Qt Charts (beside ui/chart/ChartFrame.cpp).
 #include "noise/NoiseCharts.h"
 
 #include "chart/AxisTicks.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 #include "noise/NoiseMath.h"
 
 #include <QFontMetricsF>
-#include <QLabel>
-#include <QStackedLayout>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -26,76 +24,19 @@ namespace jb {
 
 namespace {
 
-const ChartFonts kFonts;
-
-// A chart in a view, with a placeholder label shown instead while there is nothing to draw.
-struct Box {
-    QChart* chart = nullptr;
-    QChartView* view = nullptr;
-    QLabel* placeholder = nullptr;
-    QStackedLayout* stack = nullptr;
-
-    void build(QWidget* owner)
-    {
-        chart = new QChart;
-        chart->setAnimationOptions(QChart::NoAnimation);
-        chart->setMargins(QMargins(4, 4, 8, 4));
-        chart->legend()->hide();
-        QFont tf = chart->titleFont();
-        tf.setPointSize(kFonts.title_pt);
-        tf.setBold(true);
-        chart->setTitleFont(tf);
-        view = new QChartView(chart);
-        view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(240, 180);
-        placeholder = new QLabel;
-        placeholder->setAlignment(Qt::AlignCenter);
-        placeholder->setWordWrap(true);
-        QFont pf = placeholder->font();
-        pf.setPointSize(kFonts.axis_pt + 1);
-        placeholder->setFont(pf);
-        placeholder->setStyleSheet(QStringLiteral("color: #757575; border: 1px dashed #bdbdbd;"));
-        stack = new QStackedLayout(owner);
-        stack->setContentsMargins(0, 0, 0, 0);
-        stack->addWidget(view);
-        stack->addWidget(placeholder);
-    }
-    void showChart() { stack->setCurrentWidget(view); }
-    void showPlaceholder(const QString& text)
-    {
-        placeholder->setText(text);
-        stack->setCurrentWidget(placeholder);
-    }
-    void clearSeries()
-    {
-        chart->removeAllSeries();
-        for (QAbstractAxis* a : chart->axes()) {
-            chart->removeAxis(a);
-            delete a;
-        }
-    }
-    template <class Axis>
-    Axis* axis(Qt::Alignment where, const QString& title)
-    {
-        auto* a = new Axis;
-        QFont f = a->labelsFont();
-        f.setPointSize(kFonts.axis_pt);
-        a->setLabelsFont(f);
-        QFont t = a->titleFont();
-        t.setPointSize(kFonts.axis_pt);
-        t.setBold(false);
-        a->setTitleFont(t);
-        a->setTitleText(title);
-        chart->addAxis(a, where);
-        return a;
-    }
-    void attach(QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y)
-    {
-        chart->addSeries(s);
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
-};
+// Fonts large enough for a lecture hall's back row.
+ChartLook noiseLook()
+{
+    ChartLook look;
+    look.margins = QMargins(4, 4, 8, 4);
+    look.title_pt = 14;
+    look.axis_pt = 11;
+    look.minimum = QSize(240, 180);
+    look.empty_hides_chart = true;
+    look.svg_title = QStringLiteral("JouleBench noise lab chart");
+    look.svg_description = QStringLiteral("A chart of the Noise lab, made by JouleBench");
+    return look;
+}
 
 constexpr auto niceStep = ticks::stepAtLeast;  // never more ticks than asked for
 constexpr auto formatFor = ticks::labelFormat;
@@ -109,8 +50,8 @@ void niceRange(QValueAxis* a, double lo, double hi, int wanted = 5, double heigh
         lo -= 0.5;
         hi += 0.5;
     }
-    const ticks::Scale s =
-        ticks::fitScale(lo, hi, niceStep((hi - lo) / wanted), height_px, QFontMetricsF(a->labelsFont()).height());
+    const ticks::Scale s = ticks::fitScale(lo, hi, niceStep((hi - lo) / wanted), height_px,
+                                           QFontMetricsF(a->labelsFont()).height());
     a->setRange(s.lo, s.hi);
     a->setTickType(QValueAxis::TicksDynamic);
     a->setTickAnchor(s.lo);
@@ -136,15 +77,14 @@ QPen dashed(const QColor& c, qreal width)
 // ---- Histogram
 
 struct HistogramChart::Impl {
-    Box box;
     int bins = 0;
     int fit_points = 0;
     double fit_peak = 0;
 };
 
-HistogramChart::HistogramChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
+HistogramChart::HistogramChart(QWidget* parent) : ChartFrame(noiseLook(), parent), d(std::make_unique<Impl>())
 {
-    d->box.build(this);
+    setView();
     clear(tr("No idle intervals yet."));
 }
 
@@ -152,11 +92,9 @@ HistogramChart::~HistogramChart() = default;
 
 void HistogramChart::clear(const QString& placeholder)
 {
-    d->box.clearSeries();
+    showEmpty(placeholder);
     d->bins = d->fit_points = 0;
     d->fit_peak = 0;
-    d->box.chart->setTitle(QString());
-    d->box.showPlaceholder(placeholder);
 }
 
 void HistogramChart::setHistogram(const PowerHistogram& h)
@@ -165,8 +103,7 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
         clear(tr("Too few idle intervals for a histogram (%1).").arg(h.n));
         return;
     }
-    Box& b = d->box;
-    b.clearSeries();
+    removeSeriesAndAxes();
     auto* upper = new QLineSeries;
     int maxCount = 0;
     upper->append(h.edges_w.front(), 0);
@@ -179,13 +116,13 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
     auto* bars = new QAreaSeries(upper);
     upper->setParent(bars);  // QAreaSeries does not own its boundary series (found by LSan)
     bars->setName(tr("idle intervals"));
-    bars->setColor(QColor(0x90, 0xa4, 0xae, 170));
-    bars->setBorderColor(QColor(0x54, 0x6e, 0x7a));
+    bars->setColor(palette::histogramFill());
+    bars->setBorderColor(palette::histogramBorder());
 
     // The fitted normal as a smooth curve in counts per bin: n x width x pdf.
     auto* fit = new QLineSeries;
     fit->setName(tr("normal fit"));
-    fit->setPen(QPen(QColor(0xc6, 0x28, 0x28), 3));
+    fit->setPen(QPen(palette::fitCurve(), 3));
     double lo = h.edges_w.front(), hi = h.edges_w.back();
     d->fit_peak = 0;
     if (h.sd_w > 0) {
@@ -199,22 +136,19 @@ void HistogramChart::setHistogram(const PowerHistogram& h)
             d->fit_peak = std::max(d->fit_peak, y);
         }
     }
-    auto* ax = b.axis<QValueAxis>(Qt::AlignBottom, tr("idle power (W)"));
-    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("intervals"));
-    b.attach(bars, ax, ay);
-    b.attach(fit, ax, ay);
+    auto* ax = addAxis(new QValueAxis, Qt::AlignBottom, tr("idle power (W)"));
+    auto* ay = addAxis(new QValueAxis, Qt::AlignLeft, tr("intervals"));
+    attach(bars, ax, ay);
+    attach(fit, ax, ay);
     niceRange(ax, lo, hi, 6);
-    niceRange(ay, 0, std::max(double(maxCount), d->fit_peak) * 1.08, 4, b.chart->plotArea().height());
+    niceRange(ay, 0, std::max(double(maxCount), d->fit_peak) * 1.08, 4, chart()->plotArea().height());
     ay->setLabelFormat(QStringLiteral("%.0f"));
-    b.chart->legend()->show();
-    b.chart->legend()->setAlignment(Qt::AlignTop);
-    QFont lf = b.chart->legend()->font();
-    lf.setPointSize(kFonts.axis_pt);
-    b.chart->legend()->setFont(lf);
-    b.chart->setTitle(tr("Idle power: %1 intervals, sd %2 W").arg(h.n).arg(fmt::significant(h.sd_w, 3)));
+    chart()->legend()->show();
+    chart()->legend()->setAlignment(Qt::AlignTop);
+    chart()->setTitle(tr("Idle power: %1 intervals, sd %2 W").arg(h.n).arg(fmt::significant(h.sd_w, 3)));
     d->bins = int(h.counts.size());
     d->fit_points = int(fit->count());
-    b.showChart();
+    hidePlaceholder();
 }
 
 int HistogramChart::bins() const
@@ -229,23 +163,18 @@ double HistogramChart::fitPeakCount() const
 {
     return d->fit_peak;
 }
-QString HistogramChart::title() const
-{
-    return d->box.chart->title();
-}
 
 // ---- Allan deviation
 
 struct AllanChart::Impl {
-    Box box;
     int points = 0;
     bool log_log = false;
     std::optional<double> limit_tau;
 };
 
-AllanChart::AllanChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
+AllanChart::AllanChart(QWidget* parent) : ChartFrame(noiseLook(), parent), d(std::make_unique<Impl>())
 {
-    d->box.build(this);
+    setView();
     clear(tr("No idle intervals yet."));
 }
 
@@ -253,12 +182,10 @@ AllanChart::~AllanChart() = default;
 
 void AllanChart::clear(const QString& placeholder)
 {
-    d->box.clearSeries();
+    showEmpty(placeholder);
     d->points = 0;
     d->log_log = false;
     d->limit_tau.reset();
-    d->box.chart->setTitle(QString());
-    d->box.showPlaceholder(placeholder);
 }
 
 void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<AveragingLimit> limit)
@@ -272,15 +199,14 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
                                             : tr("Too few idle intervals for an Allan deviation."));
         return;
     }
-    Box& b = d->box;
-    b.clearSeries();
+    removeSeriesAndAxes();
     auto* line = new QLineSeries;
     line->setName(tr("idle power"));
-    line->setPen(QPen(QColor(0x15, 0x65, 0xc0), 3));
+    line->setPen(QPen(palette::powerTrace(), 3));
     auto* dots = new QScatterSeries;
     dots->setMarkerSize(9);
-    dots->setColor(QColor(0x15, 0x65, 0xc0));
-    dots->setBorderColor(QColor(0x15, 0x65, 0xc0));
+    dots->setColor(palette::powerTrace());
+    dots->setBorderColor(palette::powerTrace());
     double lo = INFINITY, hi = 0;
     for (const AllanPoint& p : pts) {
         line->append(p.tau_s, p.adev_w);
@@ -291,7 +217,7 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     // White noise from the first point on: sigma(1) / sqrt(m), slope -1/2.
     auto* white = new QLineSeries;
     white->setName(tr("white noise"));
-    white->setPen(dashed(QColor(0x75, 0x75, 0x75), 2));
+    white->setPen(dashed(palette::whiteNoise(), 2));
     const double s1 = pts.front().adev_w, m1 = pts.front().m;
     for (const AllanPoint& p : {pts.front(), pts.back()}) {
         const double w = s1 * std::sqrt(m1 / double(p.m));
@@ -304,8 +230,8 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     const auto [y0, y1] = decades(lo, hi);
     const double x0 = decades(pts.front().tau_s, pts.front().tau_s).first;
     const double x1 = std::max(pts.back().tau_s * 1.4, x0 * 10.0 * (1 + 1e-9));  // a decade at least
-    auto* ax = b.axis<QLogValueAxis>(Qt::AlignBottom, tr("averaging time τ (s)"));
-    auto* ay = b.axis<QLogValueAxis>(Qt::AlignLeft, tr("ADEV (W)"));
+    auto* ax = addAxis(new QLogValueAxis, Qt::AlignBottom, tr("averaging time τ (s)"));
+    auto* ay = addAxis(new QLogValueAxis, Qt::AlignLeft, tr("ADEV (W)"));
     for (QLogValueAxis* a : {ax, ay}) {
         a->setBase(10);
         a->setLabelFormat(QStringLiteral("%g"));
@@ -313,19 +239,19 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     }
     ax->setRange(x0 * (1 - 1e-9), x1);
     ay->setRange(y0 * (1 - 1e-9), y1 * (1 + 1e-9));
-    b.attach(white, ax, ay);
-    b.attach(line, ax, ay);
-    b.attach(dots, ax, ay);
+    attach(white, ax, ay);
+    attach(line, ax, ay);
+    attach(dots, ax, ay);
 
     d->limit_tau.reset();
     QString title;
     if (limit && !limit->still_falling) {
         auto* mark = new QLineSeries;
         mark->setName(tr("limit"));
-        mark->setPen(dashed(QColor(0xef, 0x6c, 0x00), 3));
+        mark->setPen(dashed(palette::averagingLimit(), 3));
         mark->append(limit->tau_s, y0);
         mark->append(limit->tau_s, y1);
-        b.attach(mark, ax, ay);
+        attach(mark, ax, ay);
         d->limit_tau = limit->tau_s;
         title = tr("Averaging helps up to τ ≈ %1").arg(fmt::duration(limit->tau_s));
     } else if (limit) {
@@ -333,16 +259,13 @@ void AllanChart::setCurve(const std::vector<AllanPoint>& curve, std::optional<Av
     } else {
         title = tr("Allan deviation of idle power");
     }
-    b.chart->legend()->show();
-    b.chart->legend()->setAlignment(Qt::AlignTop);
-    b.chart->legend()->markers(dots).front()->setVisible(false);
-    QFont lf = b.chart->legend()->font();
-    lf.setPointSize(kFonts.axis_pt);
-    b.chart->legend()->setFont(lf);
-    b.chart->setTitle(title);
+    chart()->legend()->show();
+    chart()->legend()->setAlignment(Qt::AlignTop);
+    chart()->legend()->markers(dots).front()->setVisible(false);
+    chart()->setTitle(title);
     d->points = int(pts.size());
     d->log_log = true;
-    b.showChart();
+    hidePlaceholder();
 }
 
 int AllanChart::points() const
@@ -353,10 +276,6 @@ bool AllanChart::logLog() const
 {
     return d->log_log;
 }
-QString AllanChart::title() const
-{
-    return d->box.chart->title();
-}
 std::optional<double> AllanChart::limitTauS() const
 {
     return d->limit_tau;
@@ -365,15 +284,14 @@ std::optional<double> AllanChart::limitTauS() const
 // ---- Rounds against the verdict floors
 
 struct RoundsChart::Impl {
-    Box box;
     int points = 0;
     std::vector<double> thresholds;
     std::pair<double, double> y{0, 1};
 };
 
-RoundsChart::RoundsChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>())
+RoundsChart::RoundsChart(QWidget* parent) : ChartFrame(noiseLook(), parent), d(std::make_unique<Impl>())
 {
-    d->box.build(this);
+    setView();
     clear(tr("No rounds yet."));
 }
 
@@ -381,11 +299,9 @@ RoundsChart::~RoundsChart() = default;
 
 void RoundsChart::clear(const QString& placeholder)
 {
-    d->box.clearSeries();
+    showEmpty(placeholder);
     d->points = 0;
     d->thresholds.clear();
-    d->box.chart->setTitle(QString());
-    d->box.showPlaceholder(placeholder);
 }
 
 void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::vector<ThresholdLine>& lines)
@@ -394,10 +310,9 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
         clear(tr("No rounds yet."));
         return;
     }
-    Box& b = d->box;
-    b.clearSeries();
-    auto* ax = b.axis<QValueAxis>(Qt::AlignBottom, tr("round"));
-    auto* ay = b.axis<QValueAxis>(Qt::AlignLeft, tr("W"));
+    removeSeriesAndAxes();
+    auto* ax = addAxis(new QValueAxis, Qt::AlignBottom, tr("round"));
+    auto* ay = addAxis(new QValueAxis, Qt::AlignLeft, tr("W"));
     const int first = rounds.empty() ? 1 : rounds.front().round;
     const int last = rounds.empty() ? 1 : rounds.back().round;
     const double x0 = first - 0.5, x1 = std::max(last + 0.5, first + 4.5);
@@ -412,7 +327,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
         s->setName(tr("%1σ = %2 W").arg(QString::number(l.threshold, 'g', 3), fmt::significant(l.w, 3)));
         s->append(x0, l.w);
         s->append(x1, l.w);
-        b.attach(s, ax, ay);
+        attach(s, ax, ay);
         d->thresholds.push_back(l.w);
         hi = std::max(hi, l.w);
         lo = std::min(lo, l.w);
@@ -426,7 +341,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
             auto* s = new QScatterSeries;
             const VerdictStyle st = verdictStyle(p.verdict);
             s->setColor(st.background);
-            s->setBorderColor(QColor(0x21, 0x21, 0x21));
+            s->setBorderColor(palette::darkInk());
             s->setMarkerSize(15);
             s->setName(st.text);
             byVerdict.emplace_back(p.verdict, s);
@@ -437,26 +352,23 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
         lo = std::min(lo, p.marginal_w);
     }
     for (auto& [v, s] : byVerdict) {
-        b.attach(s, ax, ay);
-        for (QLegendMarker* m : b.chart->legend()->markers(s))
+        attach(s, ax, ay);
+        for (QLegendMarker* m : chart()->legend()->markers(s))
             m->setVisible(false);
     }
     const double pad = std::max(1e-3, (hi - lo) * 0.08);
-    niceRange(ay, lo - (lo < 0 ? pad : 0), hi + pad, 5, b.chart->plotArea().height());
+    niceRange(ay, lo - (lo < 0 ? pad : 0), hi + pad, 5, chart()->plotArea().height());
     niceRange(ax, x0, x1, std::min(10, last - first + 2));
     ax->setRange(x0, x1);
     ax->setTickAnchor(first);
     ax->setTickInterval(std::max(1.0, std::ceil((x1 - x0) / 10.0)));
     ax->setLabelFormat(QStringLiteral("%.0f"));
     d->y = {ay->min(), ay->max()};
-    b.chart->legend()->setVisible(!lines.empty());
-    b.chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont lf = b.chart->legend()->font();
-    lf.setPointSize(kFonts.axis_pt);
-    b.chart->legend()->setFont(lf);
-    b.chart->setTitle(tr("Rounds against the verdict floors"));
+    chart()->legend()->setVisible(!lines.empty());
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->setTitle(tr("Rounds against the verdict floors"));
     d->points = int(rounds.size());
-    b.showChart();
+    hidePlaceholder();
 }
 
 int RoundsChart::points() const

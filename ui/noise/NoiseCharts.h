@@ -1,15 +1,14 @@
 #pragma once
 // The Noise lab's charts: the idle power histogram with its normal fit, the Allan deviation
 // on log-log axes, and the rounds' marginal power against the verdict floors (threshold x
-// idle sd). NoiseCharts.cpp is the page's only file that includes Qt Charts; this header is
-// free of it (pimpl), like chart/PowerChart.h.
+// idle sd). Each is a ChartFrame (chart, placeholder, export); NoiseCharts.cpp is the page's
+// only file that includes Qt Charts; this header is free of it (pimpl), like chart/PowerChart.h.
+#include "chart/ChartFrame.h"
 #include "noise/Allan.h"
 #include "noise/Histogram.h"
 #include "noise/IdleNoise.h"
 
-#include <QColor>
 #include <QString>
-#include <QWidget>
 
 #include <memory>
 #include <optional>
@@ -18,13 +17,7 @@
 
 namespace jb {
 
-// Fonts large enough for a lecture hall's back row.
-struct ChartFonts {
-    int title_pt = 14;
-    int axis_pt = 11;
-};
-
-class HistogramChart : public QWidget {
+class HistogramChart : public ChartFrame {
     Q_OBJECT
 public:
     explicit HistogramChart(QWidget* parent = nullptr);
@@ -36,7 +29,6 @@ public:
     int bins() const;
     int fitPoints() const;        // points of the fitted normal's curve
     double fitPeakCount() const;  // the curve's highest expected count
-    QString title() const;
 
     struct Impl;
 
@@ -44,7 +36,7 @@ private:
     std::unique_ptr<Impl> d;
 };
 
-class AllanChart : public QWidget {
+class AllanChart : public ChartFrame {
     Q_OBJECT
 public:
     explicit AllanChart(QWidget* parent = nullptr);
@@ -55,7 +47,6 @@ public:
 
     int points() const;   // Allan points drawn (those > 0)
     bool logLog() const;  // both axes logarithmic
-    QString title() const;
     std::optional<double> limitTauS() const;
 
     struct Impl;
@@ -78,7 +69,7 @@ struct ThresholdLine {
     double w = 0;
 };
 
-class RoundsChart : public QWidget {
+class RoundsChart : public ChartFrame {
     Q_OBJECT
 public:
     explicit RoundsChart(QWidget* parent = nullptr);

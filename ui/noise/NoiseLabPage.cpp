@@ -3,6 +3,7 @@
 #include "base/Clock.h"
 #include "chart/PowerChart.h"
 #include "common/Format.h"
+#include "common/Palette.h"
 #include "common/RecordFiles.h"
 #include "measure/RunController.h"
 #include "noise/Histogram.h"
@@ -195,7 +196,9 @@ void NoiseLabPage::buildUi()
     QFont pf = trace_placeholder_->font();
     pf.setPointSize(pf.pointSize() + 3);
     trace_placeholder_->setFont(pf);
-    trace_placeholder_->setStyleSheet(QStringLiteral("color: #757575; border: 1px dashed #bdbdbd;"));
+    trace_placeholder_->setStyleSheet(
+        QStringLiteral("color: %1; border: 1px dashed %2;")
+            .arg(palette::placeholderText().name(), palette::placeholderBorder().name()));
     trace_stack_ = new QStackedWidget;
     trace_stack_->addWidget(trace_);
     trace_stack_->addWidget(trace_placeholder_);
@@ -759,8 +762,8 @@ bool NoiseLabPage::traceShown() const
 void NoiseLabPage::setStatus(const QString& text, bool error)
 {
     status_->setText(text);
-    status_->setStyleSheet(error ? QStringLiteral("color: #c62828; font-weight: bold;")
-                                 : QStringLiteral("color: #616161;"));
+    status_->setStyleSheet(error ? palette::textStyle(palette::errorText(), true)
+                                 : palette::textStyle(palette::mutedText()));
     status_->setToolTip(text);
 }
 

@@ -1,7 +1,7 @@
 #include "noise/PlannerPanel.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -50,7 +50,7 @@ PlannerPanel::PlannerPanel(QWidget* parent)
       apply_(new QPushButton(tr("Use idle and k in the run")))
 {
     source_->setWordWrap(true);
-    source_->setStyleSheet(QStringLiteral("color: #616161;"));
+    source_->setStyleSheet(palette::textStyle(palette::mutedText()));
     marginal_->setRange(0.0, 100000.0);
     marginal_->setDecimals(3);
     marginal_->setSuffix(QStringLiteral(" W"));
@@ -132,7 +132,7 @@ void PlannerPanel::clearNoise(const QString& why)
     outcome_.reset();
     source_->setText(why);
     result_->setText(tr("No plan yet"));
-    result_->setStyleSheet(QStringLiteral("color: #9e9e9e;"));
+    result_->setStyleSheet(palette::textStyle(palette::faintText()));
     detail_->setText(
         tr("The planner needs an idle bracket's noise: run the simulation or a counter, or open a record."));
     apply_->setEnabled(false);
@@ -220,7 +220,7 @@ void PlannerPanel::show(const PlanOutcome& o)
         detail_->setText(d);
     } else {
         result_->setText(tr("Unreachable"));
-        result_->setStyleSheet(QStringLiteral("color: #c62828;"));
+        result_->setStyleSheet(palette::textStyle(palette::errorText()));
         QString d;
         if (o.needed_marginal_w > 0 && in_.idle_sd_w > 0 && !(in_.marginal_w > o.threshold * in_.idle_sd_w))
             d = tr("%1 needs a ratio of %2; %3 W over an idle sd of %4 W is only %5, however long the run. "

@@ -1,7 +1,7 @@
 #include "noise/ResolutionModel.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <QBrush>
 #include <QFont>

@@ -1,6 +1,7 @@
 #include "noise/SimControls.h"
 
 #include "common/Format.h"
+#include "common/Palette.h"
 #include "noise/ValueSlider.h"
 
 #include <QComboBox>
@@ -70,7 +71,7 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent), speed_(new QComboBo
     pl->addWidget(noise_);
     pl->addWidget(signal_);
     powerNote_->setWordWrap(true);
-    powerNote_->setStyleSheet(QStringLiteral("color: #616161;"));
+    powerNote_->setStyleSheet(palette::textStyle(palette::mutedText()));
     powerNote_->hide();
     pl->addWidget(powerNote_);
     auto* layout = new QGroupBox(tr("The run's layout"));

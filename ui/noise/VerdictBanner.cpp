@@ -1,7 +1,7 @@
 #include "noise/VerdictBanner.h"
 
 #include "common/Format.h"
-#include "common/VerdictStyle.h"
+#include "common/Palette.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -40,7 +40,7 @@ VerdictBanner::VerdictBanner(QWidget* parent)
     detail_->setFont(sized(font(), 12, false));
     detail_->setWordWrap(true);
     phase_->setFont(sized(font(), 12, false));
-    phase_->setStyleSheet(QStringLiteral("color: #616161;"));
+    phase_->setStyleSheet(palette::textStyle(palette::mutedText()));
     phase_->setAlignment(Qt::AlignRight | Qt::AlignTop);
     for (QLabel* l : {ratio_, figures_, detail_, phase_})
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -76,8 +76,8 @@ void VerdictBanner::showFigures(const BannerFigures& f)
 void VerdictBanner::clear(const QString& message)
 {
     badge_->setText(QStringLiteral("–"));
-    badge_->setStyleSheet(
-        QStringLiteral("background: #eeeeee; color: #9e9e9e; border-radius: 10px; padding: 4px 16px;"));
+    badge_->setStyleSheet(QStringLiteral("background: %1; color: %2; border-radius: 10px; padding: 4px 16px;")
+                              .arg(palette::emptyFill().name(), palette::faintText().name()));
     badge_->setToolTip(QString());
     caption_->clear();
     ratio_->setText(QString());

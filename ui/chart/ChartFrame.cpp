@@ -1,0 +1,253 @@
+// With the adapters' .cpp files, the only code that includes Qt Charts.
+#include "chart/ChartFrame.h"
+
+#include "chart/AxisTicks.h"
+#include "common/Palette.h"
+#include "record/AtomicWrite.h"
+
+#include <QBuffer>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QAbstractSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+
+namespace jb {
+
+struct ChartFrame::Frame {
+    ChartLook look;
+    QChart* chart = nullptr;
+    QChartView* view = nullptr;
+    QLabel* placeholder = nullptr;
+    QGridLayout* grid = nullptr;
+};
+
+namespace {
+
+QFont sized(QFont f, int pt)
+{
+    if (pt > 0)
+        f.setPointSize(pt);
+    return f;
+}
+
+Status writeBytes(const QString& path, const QByteArray& bytes)
+{
+    return writeFileAtomic(path.toStdString(),
+                           std::string_view(bytes.constData(), std::size_t(bytes.size())));
+}
+
+}  // namespace
+
+ChartFrame::ChartFrame(const ChartLook& look, QWidget* parent)
+    : QWidget(parent), f_(std::make_unique<Frame>())
+{
+    f_->look = look;
+    f_->chart = new QChart;
+    f_->chart->setAnimationOptions(QChart::NoAnimation);
+    f_->chart->setMargins(look.margins);
+    f_->chart->legend()->hide();
+    if (look.axis_pt > 0)
+        f_->chart->legend()->setFont(sized(f_->chart->legend()->font(), look.axis_pt));
+    if (look.transparent) {
+        f_->chart->setBackgroundVisible(false);
+        f_->chart->setPlotAreaBackgroundVisible(false);
+    }
+    QFont tf = sized(f_->chart->titleFont(), look.title_pt);
+    tf.setBold(true);
+    f_->chart->setTitleFont(tf);
+
+    f_->placeholder = new QLabel(this);
+    f_->placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
+    f_->placeholder->setAlignment(Qt::AlignCenter);
+    f_->placeholder->setWordWrap(true);
+    f_->placeholder->setMaximumWidth(520);
+    f_->placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
+    f_->placeholder->setStyleSheet(
+        QStringLiteral(
+            "QLabel { color: %1; background: rgba(255, 255, 255, 210); padding: 10px; font-size: 12pt; }")
+            .arg(palette::mutedText().name()));
+    f_->grid = new QGridLayout(this);
+    f_->grid->setContentsMargins(0, 0, 0, 0);
+}
+
+ChartFrame::~ChartFrame() = default;
+
+void ChartFrame::setView(QChartView* view)
+{
+    f_->view = view ? view : new QChartView(f_->chart);
+    f_->view->setParent(this);
+    f_->view->setRenderHint(QPainter::Antialiasing, f_->look.antialias);
+    f_->view->setFrameShape(QFrame::NoFrame);
+    if (!f_->look.minimum.isEmpty())
+        setMinimumSize(f_->look.minimum);  // the frame's: it keeps its room while the view is hidden
+    f_->grid->addWidget(f_->view, 0, 0);
+    f_->grid->addWidget(f_->placeholder, 0, 0, Qt::AlignCenter);
+    f_->placeholder->raise();  // above the view, which the layout made the newer sibling
+}
+
+QChart* ChartFrame::chart() const
+{
+    return f_->chart;
+}
+
+QChartView* ChartFrame::chartView() const
+{
+    return f_->view;
+}
+
+QString ChartFrame::placeholderText() const
+{
+    return f_->placeholder->isHidden() ? QString() : f_->placeholder->text();
+}
+
+QString ChartFrame::title() const
+{
+    return f_->chart->title();
+}
+
+void ChartFrame::showPlaceholder(const QString& text)
+{
+    f_->placeholder->setText(text);
+    f_->placeholder->setVisible(!text.isEmpty());
+    if (f_->look.empty_hides_chart && f_->view)
+        f_->view->hide();
+}
+
+void ChartFrame::hidePlaceholder()
+{
+    f_->placeholder->hide();
+    if (f_->view)
+        f_->view->show();
+}
+
+void ChartFrame::addStyledAxis(QAbstractAxis* axis, Qt::Alignment where, const QString& title)
+{
+    // Fonts only where the look names a size: an axis keeps its theme's (bold) title otherwise.
+    if (f_->look.axis_pt > 0) {
+        axis->setLabelsFont(sized(axis->labelsFont(), f_->look.axis_pt));
+        QFont t = sized(axis->titleFont(), f_->look.axis_pt);
+        t.setBold(false);
+        axis->setTitleFont(t);
+    }
+    if (!title.isEmpty())
+        axis->setTitleText(title);
+    QPen grid = axis->gridLinePen();
+    grid.setColor(palette::gridLine());
+    axis->setGridLinePen(grid);
+    f_->chart->addAxis(axis, where);
+}
+
+void ChartFrame::attach(QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y)
+{
+    f_->chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+void ChartFrame::removeSeriesAndAxes()
+{
+    f_->chart->removeAllSeries();
+    for (QAbstractAxis* a : f_->chart->axes()) {
+        f_->chart->removeAxis(a);
+        delete a;
+    }
+}
+
+QRectF ChartFrame::plotInScene() const
+{
+    return f_->chart->mapToScene(f_->chart->plotArea()).boundingRect();
+}
+
+double ChartFrame::sceneX(double v, double axisMin, double axisMax) const
+{
+    const QRectF pa = plotInScene();
+    return ticks::toPixel(v, axisMin, axisMax, pa.left(), pa.width());
+}
+
+double ChartFrame::sceneY(double v, double axisMin, double axisMax) const
+{
+    const QRectF pa = plotInScene();
+    return ticks::toPixel(v, axisMin, axisMax, pa.bottom(), -pa.height());
+}
+
+void ChartFrame::showEmpty(const QString& placeholder)
+{
+    removeSeriesAndAxes();
+    f_->chart->setTitle(QString());
+    showPlaceholder(placeholder);
+}
+
+void ChartFrame::exporting(bool) const {}
+
+void ChartFrame::renderTo(QPainter* painter, const QRectF& target, const QString& title) const
+{
+    exporting(true);
+    QRectF chartRect = target;
+    painter->save();
+    painter->fillRect(target, palette().base());
+    if (!title.isEmpty()) {
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 1.2);
+        f.setBold(true);
+        painter->setFont(f);
+        painter->setPen(palette().text().color());
+        const QRectF titleRect(target.left() + 12, target.top(), target.width() - 24, kTitleHeight);
+        painter->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, title);
+        chartRect.setTop(target.top() + kTitleHeight);
+    }
+    f_->view->render(painter, chartRect, f_->view->viewport()->rect(), Qt::KeepAspectRatio);
+    painter->restore();
+    exporting(false);
+}
+
+QImage ChartFrame::toImage(const QString& title) const
+{
+    const QSize chartSize = f_->view->viewport()->size();
+    const QSize size(chartSize.width(), chartSize.height() + (title.isEmpty() ? 0 : kTitleHeight));
+    const qreal dpr = 2.0;  // crisp enough for a report
+    QImage img(size * dpr, QImage::Format_ARGB32_Premultiplied);
+    img.setDevicePixelRatio(dpr);
+    img.fill(palette().base().color());
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    renderTo(&p, QRectF(QPointF(0, 0), QSizeF(size)), title);
+    return img;
+}
+
+Status ChartFrame::savePng(const QString& path, const QString& title) const
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!toImage(title).save(&buffer, "PNG"))
+        return Error{"cannot encode the chart as PNG for " + path.toStdString()};
+    return writeBytes(path, bytes);
+}
+
+Status ChartFrame::saveSvg(const QString& path, const QString& title) const
+{
+    const QSize chartSize = f_->view->viewport()->size();
+    const QSize size(chartSize.width(), chartSize.height() + (title.isEmpty() ? 0 : kTitleHeight));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator gen;
+    gen.setOutputDevice(&buffer);
+    gen.setSize(size);
+    gen.setViewBox(QRect(QPoint(0, 0), size));
+    gen.setTitle(title.isEmpty() ? f_->look.svg_title : title);
+    gen.setDescription(f_->look.svg_description);
+    QPainter p;
+    if (!p.begin(&gen))
+        return Error{"cannot draw the chart as SVG for " + path.toStdString()};
+    renderTo(&p, QRectF(QPointF(0, 0), QSizeF(size)), title);
+    p.end();
+    return writeBytes(path, bytes);
+}
+
+}  // namespace jb
