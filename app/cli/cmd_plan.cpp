@@ -12,6 +12,7 @@
 #include "noise/Resolution.h"
 #include "noise/RoundModel.h"
 #include "record/RecordJson.h"
+#include "stats/Paired.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,6 +80,20 @@ ojson optionalJson(const std::optional<double>& v)
 
 }  // namespace
 
+// The comparative question: interleaved blocks that resolve `delta` between two workloads whose
+// rounds vary as the plan's rounds would (else as the record's did).
+static std::optional<std::pair<jb::BlocksPlan, double>> compareBlocks(const jb::PlanOutcome& o,
+                                                               const std::optional<jb::RecordNoise>& noise, double delta)
+{
+    double cv = o.reachable ? o.rel_sd_per_round : 0.0;
+    if (!(cv > 0) && noise && noise->j_per_decode_rel_spread)
+        cv = *noise->j_per_decode_rel_spread;
+    const auto bp = jb::blocksToResolve(cv, delta);
+    if (!bp)
+        return std::nullopt;
+    return std::make_pair(*bp, cv);
+}
+
 int cmdPlan(const QStringList& args)
 {
     const QString cmd = args.value(0);
@@ -113,6 +128,8 @@ int cmdPlan(const QStringList& args)
     opt("min-idle-intervals", "Fewest sample intervals in an idle bracket (default 5).", "N");
     opt("max-idle-s", "Longest idle bracket to consider (default 600).", "S");
     opt("max-busy-s", "Longest busy window to consider (default 600).", "S");
+    opt("resolve-ratio", "Also say how many interleaved blocks (measure -- A ::: B) find a difference of this "
+                         "fraction between two such workloads at 95% with 80% power (e.g. 0.05).", "FRAC");
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
@@ -131,6 +148,7 @@ int cmdPlan(const QStringList& args)
     const auto minIdle = f.integer("min-idle-intervals", 2, 10000000);
     const auto maxIdle = f.number("max-idle-s", 0.0, 1e300, true);
     const auto maxBusy = f.number("max-busy-s", 0.0, 1e300, true);
+    const auto resolveRatio = f.number("resolve-ratio", 0.0, 10.0, true);
     if (!f.error.isEmpty())
         return usageError(cmd, f.error);
     if (confidence && *confidence >= 1.0)
@@ -332,6 +350,14 @@ int cmdPlan(const QStringList& args)
             plan["ci_halfwidth"] = o.ci_halfwidth;
             plan["ci_met"] = o.ci_met;
         }
+        if (resolveRatio) {
+            const auto bp = compareBlocks(o, noise, *resolveRatio);
+            j["compare"] = bp ? ojson{{"ratio_delta", *resolveRatio},
+                                      {"rel_sd_per_round", bp->second},
+                                      {"blocks", bp->first.blocks},
+                                      {"signed_rank_floor", bp->first.floor_applied}}
+                              : ojson(nullptr);
+        }
         j["plan"] = plan;
         ojson allan = ojson::array();
         for (const jb::AllanPoint& a : in.allan)
@@ -403,6 +429,19 @@ int cmdPlan(const QStringList& args)
     if (!counterSpec.isEmpty())
         s << " --counter " << counterSpec;
     s << Qt::endl;
+    if (resolveRatio) {
+        const auto bp = compareBlocks(o, noise, *resolveRatio);
+        s << "\ncompare     a " << num(*resolveRatio * 100, 3) << "% difference between two workloads like this one\n";
+        if (!bp) {
+            s << "  no per-round spread to plan from" << Qt::endl;
+        } else {
+            s << "  blocks        " << bp->first.blocks << " interleaved blocks (measure --rounds " << bp->first.blocks
+              << " ... -- A ::: B), from a relative sd of " << num(bp->second * 100, 3)
+              << "% per round; significant at 95% in 80% of such runs"
+              << (bp->first.floor_applied ? " (6: the fewest with which the signed-rank test can give p < 0.05)" : "")
+              << Qt::endl;
+        }
+    }
     return kOk;
 }
 

@@ -5,6 +5,7 @@
 #include "noise/RecordNoise.h"
 #include "noise/SimRun.h"
 #include "record/RecordJson.h"
+#include "stats/Paired.h"
 
 #include "../RunProgram.h"
 
@@ -156,6 +157,31 @@ private slots:
         const auto j = parse(r.out);
         QVERIFY(!j["plan"]["reachable"].get<bool>());
         QCOMPARE(j["plan"]["needed_marginal_w"].get<double>(), 2.0);
+    }
+
+    void resolveRatioSaysHowManyBlocks()
+    {
+        // The comparative question: the blocks follow from the plan's own per-round spread.
+        const Run r = cli({reference(), QStringLiteral("--target"), QStringLiteral("relative-only"),
+                           QStringLiteral("--resolve-ratio"), QStringLiteral("0.002"), QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto j = parse(r.out);
+        QVERIFY(j.contains("compare") && j["compare"].is_object());
+        const double cv = j["compare"]["rel_sd_per_round"].get<double>();
+        QCOMPARE(cv, j["plan"]["rel_sd_per_round"].get<double>());
+        const auto want = blocksToResolve(cv, 0.002);
+        QVERIFY(want);
+        QCOMPARE(j["compare"]["blocks"].get<int>(), want->blocks);
+        // A 0.2% difference on a 0.8% spread needs far more than the floor of 6.
+        QVERIFY(j["compare"]["blocks"].get<int>() > 6);
+        // Text: the sentence with the count.
+        const Run t = cli({reference(), QStringLiteral("--resolve-ratio"), QStringLiteral("0.05")});
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        QVERIFY2(t.out.contains(QStringLiteral("compare     a 5% difference")), qPrintable(t.out));
+        QVERIFY(t.out.contains(QStringLiteral("6 interleaved blocks")));
+        const Run bad = cli({reference(), QStringLiteral("--resolve-ratio"), QStringLiteral("0")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains(QStringLiteral("--resolve-ratio takes a number > 0")));
     }
 
     void badFlags_data()
