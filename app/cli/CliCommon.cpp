@@ -1,5 +1,7 @@
 #include "CliCommon.h"
 
+#include <cmath>
+
 #include <QCoreApplication>
 
 #include <cstdio>
@@ -119,29 +121,15 @@ jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p)
                                      std::pair{"ioreg", &o.ioreg_program}})
         if (p.isSet(QString::fromLatin1(name)))
             *into = toStd(p.value(QString::fromLatin1(name)));
-    auto number = [&](const char* name, double& into, double min) -> jb::Status {
-        const QString n = QString::fromLatin1(name);
-        if (!p.isSet(n))
-            return jb::Ok{};
-        bool ok = false;
-        const double v = p.value(n).toDouble(&ok);
-        if (!ok || !(v >= min))
-            return jb::Error{"--" + std::string(name) + " takes a number >= " + std::to_string(min) +
-                             ", not '" + toStd(p.value(n)) + "'"};
-        into = v;
-        return jb::Ok{};
-    };
-    for (auto st : {number("sim-idle-w", o.sim.idle_w, 0), number("sim-noise-w", o.sim.noise_sd_w, 0),
-                    number("sim-core-w", o.sim.w_per_core, 0)})
-        if (!st)
-            return jb::Error{st.error()};
-    if (p.isSet(QStringLiteral("sim-seed"))) {
-        bool ok = false;
-        o.sim.seed = p.value(QStringLiteral("sim-seed")).toULongLong(&ok);
-        if (!ok)
-            return jb::Error{"--sim-seed takes a non-negative integer, not '" +
-                             toStd(p.value(QStringLiteral("sim-seed"))) + "'"};
-    }
+    NumberFlags f(p);
+    for (const auto& [name, into] : {std::pair{"sim-idle-w", &o.sim.idle_w}, std::pair{"sim-noise-w", &o.sim.noise_sd_w},
+                                     std::pair{"sim-core-w", &o.sim.w_per_core}})
+        if (const auto v = f.number(name, 0))
+            *into = *v;
+    if (const auto s = f.seed("sim-seed"))
+        o.sim.seed = *s;
+    if (!f.error.isEmpty())
+        return jb::Error{toStd(f.error)};
     return o;
 }
 
@@ -155,20 +143,69 @@ void addBootstrapOptions(QCommandLineParser& p)
 jb::Result<BootstrapFlags> bootstrapFlagsFrom(const QCommandLineParser& p)
 {
     BootstrapFlags f;
-    if (p.isSet(QStringLiteral("resamples"))) {
-        bool ok = false;
-        f.resamples = p.value(QStringLiteral("resamples")).toInt(&ok);
-        if (!ok || f.resamples < 1 || f.resamples > 10'000'000)
-            return jb::Error{"--resamples takes an integer from 1 to 10000000, not '" +
-                             toStd(p.value(QStringLiteral("resamples"))) + "'"};
-    }
-    if (p.isSet(QStringLiteral("seed"))) {
-        bool ok = false;
-        f.seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
-        if (!ok)
-            return jb::Error{"--seed takes a non-negative integer, not '" + toStd(p.value(QStringLiteral("seed"))) + "'"};
-    }
+    NumberFlags flags(p);
+    if (const auto n = flags.integer("resamples", 1, 10'000'000))
+        f.resamples = int(*n);
+    if (const auto s = flags.seed("seed"))
+        f.seed = *s;
+    if (!flags.error.isEmpty())
+        return jb::Error{toStd(flags.error)};
     return f;
+}
+
+namespace {
+
+QString boundText(double v)
+{
+    return QString::number(v, 'g', 10);
+}
+
+}  // namespace
+
+std::optional<double> NumberFlags::number(const char* name, double min, double max, bool min_open)
+{
+    const QString n = QString::fromLatin1(name);
+    if (!p_.isSet(n) || !error.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const double v = p_.value(n).toDouble(&ok);
+    if (ok && std::isfinite(v) && (min_open ? v > min : v >= min) && v <= max)
+        return v;
+    QString range;
+    if (std::isfinite(min))
+        range += (min_open ? QStringLiteral(" > ") : QStringLiteral(" >= ")) + boundText(min);
+    if (std::isfinite(max))
+        range += (range.isEmpty() ? QStringLiteral(" <= ") : QStringLiteral(" and <= ")) + boundText(max);
+    error = QStringLiteral("--%1 takes a number%2, not '%3'").arg(n, range, p_.value(n));
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> NumberFlags::integer(const char* name, std::int64_t min, std::int64_t max)
+{
+    const QString n = QString::fromLatin1(name);
+    if (!p_.isSet(n) || !error.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const qlonglong v = p_.value(n).toLongLong(&ok);
+    if (ok && v >= min && v <= max)
+        return std::int64_t(v);
+    const bool whole_range = min == std::numeric_limits<int>::min() && max == std::numeric_limits<int>::max();
+    error = whole_range ? QStringLiteral("--%1 takes an integer, not '%2'").arg(n, p_.value(n))
+                        : QStringLiteral("--%1 takes an integer from %2 to %3, not '%4'").arg(n).arg(min).arg(max).arg(p_.value(n));
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> NumberFlags::seed(const char* name)
+{
+    const QString n = QString::fromLatin1(name);
+    if (!p_.isSet(n) || !error.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const qulonglong v = p_.value(n).toULongLong(&ok);
+    if (ok)
+        return std::uint64_t(v);
+    error = QStringLiteral("--%1 takes a non-negative integer, not '%2'").arg(n, p_.value(n));
+    return std::nullopt;
 }
 
 }  // namespace jbcli

@@ -8,6 +8,8 @@
 #include <QTextStream>
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 
 namespace jbcli {
 
@@ -25,6 +27,25 @@ int parseArgs(QCommandLineParser& p, const QStringList& args);
 // --nvml-library, --sim-idle-w, --sim-noise-w, --sim-core-w, --sim-seed.
 void addCounterOptions(QCommandLineParser& p);
 jb::Result<jb::CounterOptions> counterOptionsFrom(const QCommandLineParser& p);
+
+// The one number-flag parser of every command. Each call reads one flag (none when it is not
+// set) and checks it against a range; the first bad value is kept in `error`, worded one way:
+//   --NAME takes a number [>= MIN | > MIN] [and <= MAX], not 'VALUE'
+//   --NAME takes an integer [from MIN to MAX], not 'VALUE'
+// so a command makes its calls, then: if (!flags.error.isEmpty()) return usageError(cmd, flags.error).
+class NumberFlags {
+public:
+    explicit NumberFlags(const QCommandLineParser& p) : p_(p) {}
+    std::optional<double> number(const char* name, double min = -std::numeric_limits<double>::infinity(),
+                                 double max = std::numeric_limits<double>::infinity(), bool min_open = false);
+    std::optional<std::int64_t> integer(const char* name, std::int64_t min = std::numeric_limits<int>::min(),
+                                        std::int64_t max = std::numeric_limits<int>::max());
+    std::optional<std::uint64_t> seed(const char* name);  // any non-negative 64-bit integer
+    QString error;
+
+private:
+    const QCommandLineParser& p_;
+};
 
 // The bootstrap flags of `compare` and `library check`: --resamples N (1 to 10,000,000,
 // default 10000) and --seed N (default 1). The error names the flag and what it takes.

@@ -264,14 +264,10 @@ int cmdCheck(const QStringList& args)
         return usageError(cmd, QStringLiteral("--against: %1").arg(toQ(q.error())));
     if (q->empty())
         return usageError(cmd, QStringLiteral("--against needs at least one term (e.g. label=gate)"));
-    double maxIncrease = 5;
-    if (p.isSet(QStringLiteral("max-increase"))) {
-        bool ok = false;
-        maxIncrease = p.value(QStringLiteral("max-increase")).toDouble(&ok);
-        if (!ok || maxIncrease < 0 || maxIncrease > 1e6)
-            return usageError(cmd, QStringLiteral("--max-increase takes a percentage >= 0, not '%1'")
-                                       .arg(p.value(QStringLiteral("max-increase"))));
-    }
+    NumberFlags flags(p);
+    const double maxIncrease = flags.number("max-increase", 0, 1e6).value_or(5);
+    if (!flags.error.isEmpty())
+        return usageError(cmd, flags.error);
     const jb::Result<BootstrapFlags> boot = bootstrapFlagsFrom(p);
     if (!boot)
         return usageError(cmd, toQ(boot.error()));

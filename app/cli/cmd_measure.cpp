@@ -177,37 +177,28 @@ int cmdMeasure(const QStringList& argsIn)
         return usageError(cmd, QStringLiteral("unexpected argument '%1' before '--'").arg(p.positionalArguments().value(0)));
 
     jb::Plan plan;
-    auto integer = [&](const char* name, int& into) -> bool {
-        const QString n = QString::fromLatin1(name);
-        if (!p.isSet(n))
-            return true;
-        bool ok = false;
-        into = p.value(n).toInt(&ok);
-        if (!ok)
-            usageError(cmd, QStringLiteral("--%1 takes an integer, not '%2'").arg(n, p.value(n)));
-        return ok;
+    NumberFlags flags(p);
+    auto integer = [&](const char* name, int& into) {
+        if (const auto v = flags.integer(name))
+            into = int(*v);
     };
-    auto number = [&](const char* name, double& into) -> bool {
-        const QString n = QString::fromLatin1(name);
-        if (!p.isSet(n))
-            return true;
-        bool ok = false;
-        into = p.value(n).toDouble(&ok);
-        if (!ok)
-            usageError(cmd, QStringLiteral("--%1 takes a number, not '%2'").arg(n, p.value(n)));
-        return ok;
+    auto number = [&](const char* name, double& into) {
+        if (const auto v = flags.number(name))
+            into = *v;
     };
     if (p.isSet(QStringLiteral("label")))
         plan.label = toStd(p.value(QStringLiteral("label")));
-    if (!integer("rounds", plan.rounds) || !integer("k", plan.k) || !number("idle-s", plan.idle_s) ||
-        !number("sample-ms", plan.sample_ms) || !number("ready-timeout", plan.ready_timeout_s))
-        return kUsage;
-    if (p.isSet(QStringLiteral("round-timeout"))) {
-        double t = 0;
-        if (!number("round-timeout", t))
-            return kUsage;
-        plan.round_timeout_s = t;
-    }
+    integer("rounds", plan.rounds);
+    integer("k", plan.k);
+    integer("warmup", plan.warmup);
+    number("idle-s", plan.idle_s);
+    number("sample-ms", plan.sample_ms);
+    number("ready-timeout", plan.ready_timeout_s);
+    plan.round_timeout_s = flags.number("round-timeout");
+    if (const auto s = flags.seed("order-seed"))
+        plan.order_seed = *s;
+    if (!flags.error.isEmpty())
+        return usageError(cmd, flags.error);
     for (const QString& c : p.values(QStringLiteral("counter")))
         plan.counters.push_back(toStd(c));
     if (p.isSet(QStringLiteral("meta"))) {
@@ -246,15 +237,6 @@ int cmdMeasure(const QStringList& argsIn)
                                        .arg(QString::fromLatin1(only)));
     if (!several && p.isSet(QStringLiteral("name")))
         return usageError(cmd, QStringLiteral("--name is for several children (-- A ::: B); a single run has --label"));
-    if (!integer("warmup", plan.warmup))
-        return kUsage;
-    if (p.isSet(QStringLiteral("order-seed"))) {
-        bool ok = false;
-        plan.order_seed = p.value(QStringLiteral("order-seed")).toULongLong(&ok);
-        if (!ok)
-            return usageError(cmd, QStringLiteral("--order-seed takes a non-negative integer, not '%1'")
-                                       .arg(p.value(QStringLiteral("order-seed"))));
-    }
     int baseline = 0;
     if (p.isSet(QStringLiteral("baseline"))) {
         const std::string b = toStd(p.value(QStringLiteral("baseline")));

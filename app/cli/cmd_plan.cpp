@@ -37,42 +37,6 @@ QString pct(double share)
     return QString::number(share * 100.0, 'f', share > 0.999 && share < 1.0 ? 2 : 1) + QLatin1Char('%');
 }
 
-// A flag's number, checked against a range; the message names the flag and what it takes.
-struct Flags {
-    const QCommandLineParser& p;
-    QString error;
-
-    std::optional<double> number(const char* name, double min, double max, bool minOpen = false)
-    {
-        const QString n = QString::fromLatin1(name);
-        if (!p.isSet(n) || !error.isEmpty())
-            return std::nullopt;
-        bool ok = false;
-        const double v = p.value(n).toDouble(&ok);
-        const bool inRange = ok && std::isfinite(v) && (minOpen ? v > min : v >= min) && v <= max;
-        if (!inRange) {
-            error = QStringLiteral("--%1 takes a number %2 %3%4, not '%5'")
-                        .arg(n, minOpen ? QStringLiteral(">") : QStringLiteral(">="), num(min),
-                             max < 1e300 ? QStringLiteral(" and <= ") + num(max) : QString(), p.value(n));
-            return std::nullopt;
-        }
-        return v;
-    }
-    std::optional<int> integer(const char* name, int min, int max)
-    {
-        const QString n = QString::fromLatin1(name);
-        if (!p.isSet(n) || !error.isEmpty())
-            return std::nullopt;
-        bool ok = false;
-        const int v = p.value(n).toInt(&ok);
-        if (!ok || v < min || v > max) {
-            error = QStringLiteral("--%1 takes a whole number from %2 to %3, not '%4'").arg(n).arg(min).arg(max).arg(p.value(n));
-            return std::nullopt;
-        }
-        return v;
-    }
-};
-
 ojson optionalJson(const std::optional<double>& v)
 {
     return v ? ojson(*v) : ojson(nullptr);
@@ -137,7 +101,7 @@ int cmdPlan(const QStringList& args)
     if (pos.size() > 1)
         return usageError(cmd, QStringLiteral("takes one record, got %1 arguments: %2").arg(pos.size()).arg(pos.join(QLatin1Char(' '))));
 
-    Flags f{p, {}};
+    NumberFlags f(p);
     const auto confidence = f.number("confidence", 0.5, 1.0, true);
     const auto marginalW = f.number("marginal-w", 0.0, 1e300);
     const auto idleSdW = f.number("idle-sd-w", 0.0, 1e300);

@@ -200,7 +200,7 @@ private slots:
         QTest::newRow("negative marginal") << QStringList{ref, QStringLiteral("--marginal-w"), QStringLiteral("-2")}
                                            << QStringLiteral("--marginal-w takes a number >= 0");
         QTest::newRow("min rounds") << QStringList{ref, QStringLiteral("--min-rounds"), QStringLiteral("0")}
-                                    << QStringLiteral("--min-rounds takes a whole number from 1");
+                                    << QStringLiteral("--min-rounds takes an integer from 1");
         QTest::newRow("unknown flag") << QStringList{ref, QStringLiteral("--rounds"), QStringLiteral("3")}
                                       << QStringLiteral("Unknown option 'rounds'");
         QTest::newRow("no record") << QStringList{QStringLiteral("--marginal-w"), QStringLiteral("3")}
