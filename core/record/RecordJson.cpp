@@ -123,115 +123,8 @@ void dumpTo(std::string& out, const ojson& j, int indent, int depth)
 
 // ---------------------------------------------------------------- reading
 
-// Thrown inside this file only, caught at each public entry point and turned into an Error.
-struct ReadFailure {
-    std::string message;
-};
-
-[[noreturn]] void fail(const std::string& path, const std::string& what)
-{
-    throw ReadFailure{path + ": " + what};
-}
-
-std::string describe(const ojson& v)
-{
-    switch (v.type()) {
-    case ojson::value_t::object:
-        return v.empty() ? "an empty object" : "an object";
-    case ojson::value_t::array:
-        return v.empty() ? "an empty array" : "an array of " + std::to_string(v.size());
-    case ojson::value_t::string: {
-        std::string s = v.dump(-1, ' ', true, kReplaceBadUtf8);
-        if (s.size() > 48)
-            s = s.substr(0, 44) + "...\"";
-        return s;
-    }
-    default:
-        return dumpJson(v, -1);
-    }
-}
-
-[[noreturn]] void wrongType(const ojson& v, const std::string& path, const std::string& expected)
-{
-    fail(path, "expected " + expected + ", found " + describe(v));
-}
-
-const ojson& need(const ojson& obj, const std::string& path, const char* key, const char* expected)
-{
-    const auto it = obj.find(key);
-    if (it == obj.end())
-        fail(path, "missing key \"" + std::string(key) + "\" (" + expected + ")");
-    return *it;
-}
-
-const ojson& asObject(const ojson& v, const std::string& path)
-{
-    if (!v.is_object())
-        wrongType(v, path, "an object");
-    return v;
-}
-
-std::int64_t asInt(const ojson& v, const std::string& path)
-{
-    if (v.is_number_integer()) {
-        if (v.is_number_unsigned() &&
-            v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-            fail(path, "expected an integer, found " + describe(v) + ", which does not fit in 64 bits");
-        return v.get<std::int64_t>();
-    }
-    wrongType(v, path, "an integer");
-}
-
-int asSmallInt(const ojson& v, const std::string& path)
-{
-    const std::int64_t x = asInt(v, path);
-    if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
-        fail(path, "expected an integer, found " + describe(v) + ", which is out of range");
-    return int(x);
-}
-
-double asNumber(const ojson& v, const std::string& path)
-{
-    if (!v.is_number())
-        wrongType(v, path, "a number");
-    return v.get<double>();
-}
-
-std::optional<double> asNumberOrNull(const ojson& v, const std::string& path)
-{
-    if (v.is_null())
-        return std::nullopt;
-    if (!v.is_number())
-        wrongType(v, path, "a number or null");
-    return v.get<double>();
-}
-
-std::string asString(const ojson& v, const std::string& path)
-{
-    if (!v.is_string())
-        wrongType(v, path, "a string");
-    return v.get<std::string>();
-}
-
-std::optional<std::string> asStringOrNull(const ojson& v, const std::string& path)
-{
-    if (v.is_null())
-        return std::nullopt;
-    if (!v.is_string())
-        wrongType(v, path, "a string or null");
-    return v.get<std::string>();
-}
-
-std::vector<std::string> asStrings(const ojson& v, const std::string& path)
-{
-    if (!v.is_array())
-        wrongType(v, path, "an array of strings");
-    std::vector<std::string> out;
-    out.reserve(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i)
-        out.push_back(asString(v[i], jsonPathIndex(path, i)));
-    return out;
-}
+// The typed reads (asInt, need, ...) and their wording: base/JsonReader.h.
+using namespace jsonread;
 
 std::array<double, 3> asTriple(const ojson& v, const std::string& path)
 {
@@ -249,7 +142,7 @@ std::array<std::int64_t, 2> asSpan(const ojson& v, const std::string& path)
     const std::array<std::int64_t, 2> s{asInt(v[0], jsonPathIndex(path, 0)),
                                         asInt(v[1], jsonPathIndex(path, 1))};
     if (s[1] < s[0])
-        fail(path, "ends (" + std::to_string(s[1]) + ") before it starts (" + std::to_string(s[0]) + ")");
+        jsonFail(path, "ends (" + std::to_string(s[1]) + ") before it starts (" + std::to_string(s[0]) + ")");
     return s;
 }
 
@@ -301,7 +194,7 @@ CounterRound readCounterRound(const ojson& v, const std::string& path)
     } else {
         for (const char* k : {"ratio", "verdict"})
             if (v.contains(k))
-                fail(jsonPathKey(path, k),
+                jsonFail(jsonPathKey(path, k),
                      "present without \"marginal_nj\" (the three are written together)");
     }
     return c;
@@ -386,7 +279,7 @@ std::vector<Interval> readIntervals(const ojson& v, const std::string& path)
     const ojson& t1 = v["t1_ns"];
     const ojson& nj = v["nj"];
     if (t0.size() != t1.size() || t0.size() != nj.size())
-        fail(path,
+        jsonFail(path,
              "the columns differ in length (t0_ns " + std::to_string(t0.size()) + ", t1_ns " +
                  std::to_string(t1.size()) + ", nj " + std::to_string(nj.size()) + ")");
     std::vector<Interval> out(t0.size());
@@ -396,7 +289,7 @@ std::vector<Interval> readIntervals(const ojson& v, const std::string& path)
         out[i].nj = asInt(nj[i], jsonPathIndex(jsonPathKey(path, "nj"), i));
     }
     if (Status st = checkIntervals(out, path); !st)
-        throw ReadFailure{st.error()};
+        throw JsonReadError{st.error()};
     return out;
 }
 
@@ -436,9 +329,9 @@ std::string keyList(const ojson& obj)
 Record readRecord(const ojson& j)
 {
     if (!j.is_object())
-        throw ReadFailure{"not a record: the top level is " + describe(j) + ", not a JSON object"};
+        throw JsonReadError{"not a record: the top level is " + describe(j) + ", not a JSON object"};
     if (!j.contains("rounds") || !j.contains("counters"))
-        throw ReadFailure{
+        throw JsonReadError{
             "not a record of JouleBench or of the reference harness: the top-level object has no "
             "\"rounds\" and \"counters\" keys (its keys: " +
             keyList(j) + ")"};
@@ -548,23 +441,6 @@ Status checkNesting(std::string_view text)
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------- paths
-
-std::string jsonPathKey(const std::string& path, const std::string& key)
-{
-    const bool plain = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
-        std::all_of(key.begin(), key.end(),
-                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    if (plain)
-        return path + "." + key;
-    return path + "[" + ojson(key).dump(-1, ' ', false, kReplaceBadUtf8) + "]";
-}
-
-std::string jsonPathIndex(const std::string& path, std::size_t i)
-{
-    return path + "[" + std::to_string(i) + "]";
-}
 
 // ---------------------------------------------------------------- writing
 
@@ -819,7 +695,7 @@ Result<Record> recordFromJson(const ojson& j)
 {
     try {
         return readRecord(j);
-    } catch (const ReadFailure& f) {
+    } catch (const JsonReadError& f) {
         return Error{f.message};
     } catch (const std::exception& e) {
         // A type mismatch not caught above: still a message, never a crash.
@@ -831,7 +707,7 @@ Result<Round> roundFromJson(const ojson& j, const std::vector<std::string>& coun
 {
     try {
         return readRound(j, counters, path);
-    } catch (const ReadFailure& f) {
+    } catch (const JsonReadError& f) {
         return Error{f.message};
     } catch (const std::exception& e) {
         return Error{path + ": unreadable round: " + e.what()};
@@ -842,7 +718,7 @@ Result<std::vector<Interval>> intervalsFromJson(const ojson& j, const std::strin
 {
     try {
         return readIntervals(j, path);
-    } catch (const ReadFailure& f) {
+    } catch (const JsonReadError& f) {
         return Error{f.message};
     } catch (const std::exception& e) {
         return Error{path + ": unreadable samples: " + e.what()};

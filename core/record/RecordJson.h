@@ -6,7 +6,9 @@
 // additions, which are only ever new keys (docs/RECORD.md lists them all).
 // Reading: reference records and JouleBench records alike. Every error says what is wrong and
 // where: broken JSON by line and column, a wrong field by its JSON path and the expected type,
-// e.g. `$.rounds[2].rapl.busy.mean_w: expected a number, found "abc"`.
+// e.g. `$.rounds[2].rapl.busy.mean_w: expected a number, found "abc"` (the reader kit every
+// JSON file goes through: base/JsonReader.h).
+#include "base/JsonReader.h"
 #include "base/Result.h"
 #include "record/Record.h"
 
@@ -62,10 +64,6 @@ Result<std::vector<Interval>> intervalsFromJson(const ojson& j, const std::strin
 // The checks every stored run of intervals must pass: t1 after t0 in each, each starting no
 // earlier than the one before it ended (sorted, non-overlapping).
 Status checkIntervals(std::span<const Interval> iv, const std::string& path);
-
-// "$.rounds[0].rapl" / "$.rounds[0][\"rapl:psys\"]": a key appended to a JSON path.
-std::string jsonPathKey(const std::string& path, const std::string& key);
-std::string jsonPathIndex(const std::string& path, std::size_t i);
 
 // Reads a whole file; the error names the path and the system's reason.
 Result<std::string> readWholeFile(const std::string& path);
