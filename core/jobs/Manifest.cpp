@@ -1,6 +1,6 @@
 #include "jobs/Manifest.h"
 
-#include "jobs/JsonRead.h"
+#include "base/JsonReader.h"
 #include "record/AtomicWrite.h"
 
 #include <cerrno>
@@ -122,124 +122,98 @@ nlohmann::json JobManifest::toJson() const
 
 Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::string& origin)
 {
-    JsonRead r(origin);
-    JobManifest m;
-    if (!r.object(j, ""))
-        return Error{r.error()};
-    auto need = [&](const char* k) -> const nlohmann::json* {
-        const nlohmann::json* v = JsonRead::member(j, k);
-        if (!v)
-            r.fail(k, "missing");
-        return v;
-    };
-    auto optString = [&](const nlohmann::json* v, const std::string& path) -> std::optional<std::string> {
-        if (!v || v->is_null())
-            return std::nullopt;
-        return r.string(*v, path);
-    };
-    m.job = nlohmann::json::object();
-    for (auto it = j.begin(); it != j.end(); ++it)
-        if (!isManifestKey(it.key()))
-            m.job[it.key()] = *it;
-    if (auto* v = JsonRead::member(j, "source"))
-        m.source = *v;
-    if (auto* v = need("status")) {
-        if (auto s = r.string(*v, "status")) {
-            if (auto st = jobStatusFrom(*s))
-                m.status = *st;
-            else
-                r.fail("status",
-                       "expected one of completed, nonzero_exit, timeout, missing_result, "
-                       "failed_to_start, cancelled; found \"" +
-                           *s + "\"");
-        }
-    }
-    if (auto* v = JsonRead::member(j, "return_code"); v && !v->is_null())
-        if (auto i = r.integer(*v, "return_code", -1000))
-            m.return_code = int(*i);
-    // `result` is JouleBench's name; a manifest of the reference driver has `histogram` only.
-    const nlohmann::json* result = JsonRead::member(j, "result");
-    m.result = optString(result ? result : JsonRead::member(j, "histogram"), result ? "result" : "histogram");
-    const nlohmann::json* sha = JsonRead::member(j, "result_sha256");
-    m.result_sha256 = optString(sha ? sha : JsonRead::member(j, "histogram_sha256"),
-                                sha ? "result_sha256" : "histogram_sha256");
-    if (auto* v = need("driver_wall_seconds"))
-        if (auto d = r.number(*v, "driver_wall_seconds", 0, false))
-            m.driver_wall_seconds = *d;
-    if (auto* v = JsonRead::member(j, "started_unix_time"))
-        if (auto d = r.number(*v, "started_unix_time", 0, false))
-            m.started_unix_time = *d;
-    if (auto* v = need("completed_unix_time"))
-        if (auto d = r.number(*v, "completed_unix_time", 0, false))
-            m.completed_unix_time = *d;
-    if (auto* h = need("hardware"); h && r.object(*h, "hardware")) {
+    using json = nlohmann::json;
+    using namespace jsonread;
+    return readJson(origin, [&] {
+        JobManifest m;
+        asObject(j, "$");
+        auto need = [&](const char* k) -> const json& {
+            const json* v = member(j, k);
+            if (!v)
+                jsonFail(jsonPathKey("$", k), "missing");
+            return *v;
+        };
+        auto optString = [&](const json* v, const std::string& path) -> std::optional<std::string> {
+            if (!v || v->is_null())
+                return std::nullopt;
+            return asString(*v, path);
+        };
+        m.job = json::object();
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (!isManifestKey(it.key()))
+                m.job[it.key()] = *it;
+        if (auto* v = member(j, "source"))
+            m.source = *v;
+        const std::string s = asString(need("status"), "$.status");
+        if (auto st = jobStatusFrom(s))
+            m.status = *st;
+        else
+            jsonFail("$.status",
+                     "expected one of completed, nonzero_exit, timeout, missing_result, "
+                     "failed_to_start, cancelled; found \"" +
+                         s + "\"");
+        if (auto* v = member(j, "return_code"); v && !v->is_null())
+            m.return_code = int(asIntAtLeast(*v, "$.return_code", -1000));
+        // `result` is JouleBench's name; a manifest of the reference driver has `histogram` only.
+        const json* result = member(j, "result");
+        m.result = optString(result ? result : member(j, "histogram"), result ? "$.result" : "$.histogram");
+        const json* sha = member(j, "result_sha256");
+        m.result_sha256 = optString(sha ? sha : member(j, "histogram_sha256"),
+                                    sha ? "$.result_sha256" : "$.histogram_sha256");
+        m.driver_wall_seconds = asNumberAtLeast(need("driver_wall_seconds"), "$.driver_wall_seconds", 0);
+        if (auto* v = member(j, "started_unix_time"))
+            m.started_unix_time = asNumberAtLeast(*v, "$.started_unix_time", 0);
+        m.completed_unix_time = asNumberAtLeast(need("completed_unix_time"), "$.completed_unix_time", 0);
+        const json& h = asObject(need("hardware"), "$.hardware");
         JobHardware& hw = m.hardware;
-        if (auto* v = JsonRead::member(*h, "physical_index"))
-            if (auto i = r.integer(*v, "hardware.physical_index", -1))
-                hw.physical_index = int(*i);
-        if (auto* v = JsonRead::member(*h, "uuid"))
-            if (auto s = r.string(*v, "hardware.uuid"))
-                hw.uuid = *s;
-        if (auto* v = JsonRead::member(*h, "name"))
-            if (auto s = r.string(*v, "hardware.name"))
-                hw.name = *s;
-        if (auto* v = JsonRead::member(*h, "total_memory_mib"))
-            if (auto i = r.integer(*v, "hardware.total_memory_mib", 0))
-                hw.total_memory_mib = *i;
-        if (auto* v = JsonRead::member(*h, "peak_process_gpu_memory_mib"))
-            if (auto i = r.integer(*v, "hardware.peak_process_gpu_memory_mib", 0))
-                hw.peak_process_gpu_memory_mib = *i;
-        if (auto* v = JsonRead::member(*h, "memory_sampling_period_seconds"))
-            if (auto d = r.number(*v, "hardware.memory_sampling_period_seconds", 0, true))
-                hw.memory_sampling_period_seconds = *d;
-        if (auto* v = JsonRead::member(*h, "gpu_report_source"))
-            if (auto s = r.string(*v, "hardware.gpu_report_source"))
-                hw.gpu_report_source = *s;
-        if (auto* v = JsonRead::member(*h, "memory_source"))
-            if (auto s = r.string(*v, "hardware.memory_source"))
-                hw.memory_source = *s;
-        if (auto* v = JsonRead::member(*h, "memory_samples"))
-            if (auto i = r.integer(*v, "hardware.memory_samples", 0))
-                hw.memory_samples = *i;
-        if (auto* v = JsonRead::member(*h, "memory_read_errors"))
-            if (auto i = r.integer(*v, "hardware.memory_read_errors", 0))
-                hw.memory_read_errors = *i;
-        hw.memory_last_error = optString(JsonRead::member(*h, "memory_last_error"),
-                                         "hardware.memory_last_error");
-        if (auto* v = JsonRead::member(*h, "accounting"))
+        if (auto* v = member(h, "physical_index"))
+            hw.physical_index = int(asIntAtLeast(*v, "$.hardware.physical_index", -1));
+        if (auto* v = member(h, "uuid"))
+            hw.uuid = asString(*v, "$.hardware.uuid");
+        if (auto* v = member(h, "name"))
+            hw.name = asString(*v, "$.hardware.name");
+        if (auto* v = member(h, "total_memory_mib"))
+            hw.total_memory_mib = asIntAtLeast(*v, "$.hardware.total_memory_mib", 0);
+        if (auto* v = member(h, "peak_process_gpu_memory_mib"))
+            hw.peak_process_gpu_memory_mib = asIntAtLeast(*v, "$.hardware.peak_process_gpu_memory_mib", 0);
+        if (auto* v = member(h, "memory_sampling_period_seconds"))
+            hw.memory_sampling_period_seconds =
+                asNumberAtLeast(*v, "$.hardware.memory_sampling_period_seconds", 0, true);
+        if (auto* v = member(h, "gpu_report_source"))
+            hw.gpu_report_source = asString(*v, "$.hardware.gpu_report_source");
+        if (auto* v = member(h, "memory_source"))
+            hw.memory_source = asString(*v, "$.hardware.memory_source");
+        if (auto* v = member(h, "memory_samples"))
+            hw.memory_samples = asIntAtLeast(*v, "$.hardware.memory_samples", 0);
+        if (auto* v = member(h, "memory_read_errors"))
+            hw.memory_read_errors = asIntAtLeast(*v, "$.hardware.memory_read_errors", 0);
+        hw.memory_last_error = optString(member(h, "memory_last_error"), "$.hardware.memory_last_error");
+        if (auto* v = member(h, "accounting"))
             hw.accounting = *v;
-    }
-    if (auto* v = JsonRead::member(j, "work"))
-        m.work = *v;
-    if (auto* v = JsonRead::member(j, "energy"))
-        m.energy = *v;
-    if (auto* v = JsonRead::member(j, "logs"))
-        m.logs = *v;
-    if (auto* v = JsonRead::member(j, "run_directory"))
-        if (auto s = r.string(*v, "run_directory"))
-            m.run_directory = *s;
-    if (auto* v = JsonRead::member(j, "cuda_visible_devices"); v && !v->is_null())
-        if (auto s = r.string(*v, "cuda_visible_devices"))
-            m.cuda_visible_devices = *s;
-    if (auto* v = JsonRead::member(j, "argv_run"))
-        if (auto l = r.strings(*v, "argv_run", false))
-            m.argv_run = *l;
-    if (auto* v = JsonRead::member(j, "concurrent_jobs"))
-        if (auto l = r.strings(*v, "concurrent_jobs", false))
-            m.concurrent_jobs = *l;
-    if (auto* v = JsonRead::member(j, "termination"))
-        m.termination = *v;
-    if (auto* v = JsonRead::member(j, "notes"))
-        if (auto l = r.strings(*v, "notes", false))
-            m.notes = *l;
-    if (auto* v = JsonRead::member(j, "joulebench_version"))
-        if (auto s = r.string(*v, "joulebench_version"))
-            m.joulebench_version = *s;
-    if (auto* v = JsonRead::member(j, "slurm"); v && !v->is_null() && r.object(*v, "slurm"))
-        m.slurm = *v;
-    if (!r.ok())
-        return Error{r.error()};
-    return m;
+        if (auto* v = member(j, "work"))
+            m.work = *v;
+        if (auto* v = member(j, "energy"))
+            m.energy = *v;
+        if (auto* v = member(j, "logs"))
+            m.logs = *v;
+        if (auto* v = member(j, "run_directory"))
+            m.run_directory = asString(*v, "$.run_directory");
+        if (auto* v = member(j, "cuda_visible_devices"); v && !v->is_null())
+            m.cuda_visible_devices = asString(*v, "$.cuda_visible_devices");
+        if (auto* v = member(j, "argv_run"))
+            m.argv_run = asStrings(*v, "$.argv_run");
+        if (auto* v = member(j, "concurrent_jobs"))
+            m.concurrent_jobs = asStrings(*v, "$.concurrent_jobs");
+        if (auto* v = member(j, "termination"))
+            m.termination = *v;
+        if (auto* v = member(j, "notes"))
+            m.notes = asStrings(*v, "$.notes");
+        if (auto* v = member(j, "joulebench_version"))
+            m.joulebench_version = asString(*v, "$.joulebench_version");
+        if (auto* v = member(j, "slurm"); v && !v->is_null())
+            m.slurm = asObject(*v, "$.slurm");
+        return m;
+    });
 }
 
 std::string manifestText(const nlohmann::json& j)

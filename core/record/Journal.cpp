@@ -217,7 +217,7 @@ Result<Record> recoverJournal(const std::string& path)
             const ojson& s = o["samples"];
             if (!s.is_object())
                 return Error{lineError(
-                    path, lineNo, "$.samples: expected an object, found " + dumpJson(s, -1).substr(0, 40))};
+                    path, lineNo, "$.samples: expected an object, found " + jsonread::describe(s))};
             for (const auto& [spec, cols] : s.items()) {
                 Result<std::vector<Interval>> iv = intervalsFromJson(cols, jsonPathKey("$.samples", spec));
                 if (!iv)

@@ -3,22 +3,12 @@
 #include "record/RecordLoad.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <set>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace jb {
 
 namespace {
-
-constexpr auto kReplaceBadUtf8 = ojson::error_handler_t::replace;
 
 // ---------------------------------------------------------------- writing
 
@@ -42,196 +32,10 @@ ojson gpuTimeToJson(const GpuTime& g)
     return o;
 }
 
-// Python's repr(float) and nlohmann's shortest form agree (same digits, same exponent style)
-// except for magnitudes in [1e15, 1e16): Python writes those positionally.
-std::string pythonFloat(double d)
-{
-    std::string s = ojson(d).dump();
-    const auto e = s.find("e+15");
-    if (e == std::string::npos)
-        return s;
-    std::string sign;
-    std::string mant = s.substr(0, e);
-    if (!mant.empty() && mant[0] == '-') {
-        sign = "-";
-        mant.erase(0, 1);
-    }
-    mant.erase(std::remove(mant.begin(), mant.end(), '.'), mant.end());
-    // mant: the significant digits, the first of them standing for 10^15.
-    std::string whole = mant.substr(0, std::min<std::size_t>(16, mant.size()));
-    whole.resize(16, '0');
-    const std::string frac = mant.size() > 16 ? mant.substr(16) : "0";
-    return sign + whole + "." + frac;
-}
-
-void dumpTo(std::string& out, const ojson& j, int indent, int depth)
-{
-    const bool pretty = indent >= 0;
-    auto newline = [&](int d) {
-        if (pretty) {
-            out += '\n';
-            out.append(std::size_t(d * indent), ' ');
-        }
-    };
-    switch (j.type()) {
-    case ojson::value_t::object: {
-        if (j.empty()) {
-            out += "{}";
-            return;
-        }
-        out += '{';
-        bool first = true;
-        for (const auto& [k, v] : j.items()) {
-            if (!first)
-                out += ',';
-            first = false;
-            newline(depth + 1);
-            out += ojson(k).dump(-1, ' ', true, kReplaceBadUtf8);
-            out += pretty ? ": " : ":";
-            dumpTo(out, v, indent, depth + 1);
-        }
-        newline(depth);
-        out += '}';
-        return;
-    }
-    case ojson::value_t::array: {
-        if (j.empty()) {
-            out += "[]";
-            return;
-        }
-        out += '[';
-        bool first = true;
-        for (const auto& v : j) {
-            if (!first)
-                out += ',';
-            first = false;
-            newline(depth + 1);
-            dumpTo(out, v, indent, depth + 1);
-        }
-        newline(depth);
-        out += ']';
-        return;
-    }
-    case ojson::value_t::number_float:
-        out += pythonFloat(j.get<double>());
-        return;
-    default:
-        out += j.dump(-1, ' ', true, kReplaceBadUtf8);
-        return;
-    }
-}
-
 // ---------------------------------------------------------------- reading
 
-// Thrown inside this file only, caught at each public entry point and turned into an Error.
-struct ReadFailure {
-    std::string message;
-};
-
-[[noreturn]] void fail(const std::string& path, const std::string& what)
-{
-    throw ReadFailure{path + ": " + what};
-}
-
-std::string describe(const ojson& v)
-{
-    switch (v.type()) {
-    case ojson::value_t::object:
-        return v.empty() ? "an empty object" : "an object";
-    case ojson::value_t::array:
-        return v.empty() ? "an empty array" : "an array of " + std::to_string(v.size());
-    case ojson::value_t::string: {
-        std::string s = v.dump(-1, ' ', true, kReplaceBadUtf8);
-        if (s.size() > 48)
-            s = s.substr(0, 44) + "...\"";
-        return s;
-    }
-    default:
-        return dumpJson(v, -1);
-    }
-}
-
-[[noreturn]] void wrongType(const ojson& v, const std::string& path, const std::string& expected)
-{
-    fail(path, "expected " + expected + ", found " + describe(v));
-}
-
-const ojson& need(const ojson& obj, const std::string& path, const char* key, const char* expected)
-{
-    const auto it = obj.find(key);
-    if (it == obj.end())
-        fail(path, "missing key \"" + std::string(key) + "\" (" + expected + ")");
-    return *it;
-}
-
-const ojson& asObject(const ojson& v, const std::string& path)
-{
-    if (!v.is_object())
-        wrongType(v, path, "an object");
-    return v;
-}
-
-std::int64_t asInt(const ojson& v, const std::string& path)
-{
-    if (v.is_number_integer()) {
-        if (v.is_number_unsigned() &&
-            v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-            fail(path, "expected an integer, found " + describe(v) + ", which does not fit in 64 bits");
-        return v.get<std::int64_t>();
-    }
-    wrongType(v, path, "an integer");
-}
-
-int asSmallInt(const ojson& v, const std::string& path)
-{
-    const std::int64_t x = asInt(v, path);
-    if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
-        fail(path, "expected an integer, found " + describe(v) + ", which is out of range");
-    return int(x);
-}
-
-double asNumber(const ojson& v, const std::string& path)
-{
-    if (!v.is_number())
-        wrongType(v, path, "a number");
-    return v.get<double>();
-}
-
-std::optional<double> asNumberOrNull(const ojson& v, const std::string& path)
-{
-    if (v.is_null())
-        return std::nullopt;
-    if (!v.is_number())
-        wrongType(v, path, "a number or null");
-    return v.get<double>();
-}
-
-std::string asString(const ojson& v, const std::string& path)
-{
-    if (!v.is_string())
-        wrongType(v, path, "a string");
-    return v.get<std::string>();
-}
-
-std::optional<std::string> asStringOrNull(const ojson& v, const std::string& path)
-{
-    if (v.is_null())
-        return std::nullopt;
-    if (!v.is_string())
-        wrongType(v, path, "a string or null");
-    return v.get<std::string>();
-}
-
-std::vector<std::string> asStrings(const ojson& v, const std::string& path)
-{
-    if (!v.is_array())
-        wrongType(v, path, "an array of strings");
-    std::vector<std::string> out;
-    out.reserve(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i)
-        out.push_back(asString(v[i], jsonPathIndex(path, i)));
-    return out;
-}
+// The typed reads (asInt, need, ...) and their wording: base/JsonReader.h.
+using namespace jsonread;
 
 std::array<double, 3> asTriple(const ojson& v, const std::string& path)
 {
@@ -249,7 +53,7 @@ std::array<std::int64_t, 2> asSpan(const ojson& v, const std::string& path)
     const std::array<std::int64_t, 2> s{asInt(v[0], jsonPathIndex(path, 0)),
                                         asInt(v[1], jsonPathIndex(path, 1))};
     if (s[1] < s[0])
-        fail(path, "ends (" + std::to_string(s[1]) + ") before it starts (" + std::to_string(s[0]) + ")");
+        jsonFail(path, "ends (" + std::to_string(s[1]) + ") before it starts (" + std::to_string(s[0]) + ")");
     return s;
 }
 
@@ -301,7 +105,7 @@ CounterRound readCounterRound(const ojson& v, const std::string& path)
     } else {
         for (const char* k : {"ratio", "verdict"})
             if (v.contains(k))
-                fail(jsonPathKey(path, k),
+                jsonFail(jsonPathKey(path, k),
                      "present without \"marginal_nj\" (the three are written together)");
     }
     return c;
@@ -386,7 +190,7 @@ std::vector<Interval> readIntervals(const ojson& v, const std::string& path)
     const ojson& t1 = v["t1_ns"];
     const ojson& nj = v["nj"];
     if (t0.size() != t1.size() || t0.size() != nj.size())
-        fail(path,
+        jsonFail(path,
              "the columns differ in length (t0_ns " + std::to_string(t0.size()) + ", t1_ns " +
                  std::to_string(t1.size()) + ", nj " + std::to_string(nj.size()) + ")");
     std::vector<Interval> out(t0.size());
@@ -396,7 +200,7 @@ std::vector<Interval> readIntervals(const ojson& v, const std::string& path)
         out[i].nj = asInt(nj[i], jsonPathIndex(jsonPathKey(path, "nj"), i));
     }
     if (Status st = checkIntervals(out, path); !st)
-        throw ReadFailure{st.error()};
+        throw JsonReadError{st.error()};
     return out;
 }
 
@@ -436,9 +240,9 @@ std::string keyList(const ojson& obj)
 Record readRecord(const ojson& j)
 {
     if (!j.is_object())
-        throw ReadFailure{"not a record: the top level is " + describe(j) + ", not a JSON object"};
+        throw JsonReadError{"not a record: the top level is " + describe(j) + ", not a JSON object"};
     if (!j.contains("rounds") || !j.contains("counters"))
-        throw ReadFailure{
+        throw JsonReadError{
             "not a record of JouleBench or of the reference harness: the top-level object has no "
             "\"rounds\" and \"counters\" keys (its keys: " +
             keyList(j) + ")"};
@@ -504,67 +308,7 @@ Record readRecord(const ojson& j)
     return r;
 }
 
-// 1-based line and column (in bytes) of the byte at 0-based offset pos.
-std::string lineColumnAt(std::string_view text, std::size_t pos)
-{
-    pos = std::min(pos, text.size());
-    const std::size_t line = 1 +
-        std::size_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
-    const std::size_t nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
-    const std::size_t column = nl == std::string_view::npos ? pos + 1 : pos - nl;
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
-// Copying, comparing and destroying a JSON value recurse over its nesting: a hostile file
-// nested a million deep would overflow the stack. No record comes near this depth.
-constexpr int kMaxJsonDepth = 256;
-
-Status checkNesting(std::string_view text)
-{
-    int depth = 0;
-    bool inString = false, escaped = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonDepth)
-                return Error{"JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
-                             lineColumnAt(text, i) + ": not a record"};
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return Ok{};
-}
-
 }  // namespace
-
-// ---------------------------------------------------------------- paths
-
-std::string jsonPathKey(const std::string& path, const std::string& key)
-{
-    const bool plain = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
-        std::all_of(key.begin(), key.end(),
-                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    if (plain)
-        return path + "." + key;
-    return path + "[" + ojson(key).dump(-1, ' ', false, kReplaceBadUtf8) + "]";
-}
-
-std::string jsonPathIndex(const std::string& path, std::size_t i)
-{
-    return path + "[" + std::to_string(i) + "]";
-}
 
 // ---------------------------------------------------------------- writing
 
@@ -746,13 +490,6 @@ ojson toJson(const Record& r)
     return o;
 }
 
-std::string dumpJson(const ojson& j, int indent)
-{
-    std::string out;
-    dumpTo(out, j, indent, 0);
-    return out;
-}
-
 std::string dumpRecord(const Record& r)
 {
     return dumpJson(toJson(r), 1) + "\n";
@@ -775,51 +512,11 @@ Status checkIntervals(std::span<const Interval> iv, const std::string& path)
     return Ok{};
 }
 
-Result<ojson> parseJsonText(std::string_view text)
-{
-    if (std::all_of(text.begin(), text.end(),
-                    [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }))
-        return Error{text.empty() ? "empty: no JSON at all" : "only white space: no JSON at all"};
-    if (Status deep = checkNesting(text); !deep)
-        return Error{deep.error()};
-    try {
-        return ojson::parse(text.begin(), text.end());
-    } catch (const ojson::parse_error& e) {
-        // e.byte is the 1-based offset of the last byte read; what() repeats nlohmann's own
-        // position, so keep only its reason.
-        std::string why = e.what();
-        const auto at = why.find("parse error");
-        const auto colon = why.find(": ", at == std::string::npos ? 0 : at);
-        if (colon != std::string::npos)
-            why = why.substr(colon + 2);
-        const std::size_t pos = e.byte == 0 ? 0 : e.byte - 1;
-        // Python's json writes NaN and Infinity for non-finite floats; JSON has no such words.
-        const std::string_view rest = text.substr(std::min(pos, text.size()));
-        if (rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity"))
-            why += " (NaN and Infinity are not JSON: the writer let a non-finite number through)";
-        return Error{"broken JSON at " + lineColumnAt(text, pos) + ": " + why};
-    } catch (const ojson::out_of_range& e) {
-        // A number too large for a double ("1e400"): nlohmann names the literal, not where.
-        std::string why = e.what();
-        const auto q0 = why.find('\''), q1 = why.rfind('\'');
-        std::string where;
-        if (q0 != std::string::npos && q1 > q0 + 1) {
-            const auto at = text.find(why.substr(q0 + 1, q1 - q0 - 1));
-            if (at != std::string_view::npos)
-                where = " at " + lineColumnAt(text, at);
-        }
-        const auto tag = why.find("] ");
-        return Error{"broken JSON" + where + ": " + (tag == std::string::npos ? why : why.substr(tag + 2))};
-    } catch (const std::exception& e) {
-        return Error{std::string("broken JSON: ") + e.what()};
-    }
-}
-
 Result<Record> recordFromJson(const ojson& j)
 {
     try {
         return readRecord(j);
-    } catch (const ReadFailure& f) {
+    } catch (const JsonReadError& f) {
         return Error{f.message};
     } catch (const std::exception& e) {
         // A type mismatch not caught above: still a message, never a crash.
@@ -831,7 +528,7 @@ Result<Round> roundFromJson(const ojson& j, const std::vector<std::string>& coun
 {
     try {
         return readRound(j, counters, path);
-    } catch (const ReadFailure& f) {
+    } catch (const JsonReadError& f) {
         return Error{f.message};
     } catch (const std::exception& e) {
         return Error{path + ": unreadable round: " + e.what()};
@@ -842,7 +539,7 @@ Result<std::vector<Interval>> intervalsFromJson(const ojson& j, const std::strin
 {
     try {
         return readIntervals(j, path);
-    } catch (const ReadFailure& f) {
+    } catch (const JsonReadError& f) {
         return Error{f.message};
     } catch (const std::exception& e) {
         return Error{path + ": unreadable samples: " + e.what()};
@@ -862,37 +559,6 @@ Result<Record> parseRecord(std::string_view text)
     if (std::optional<Record> fast = parseRecordFast(text))
         return std::move(*fast);
     return parseRecordTree(text);
-}
-
-Result<std::string> readWholeFile(const std::string& path)
-{
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return Error{"cannot read " + path + ": " + std::strerror(errno)};
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        return Error{"cannot read " + path + ": it is a folder, not a file"};
-    }
-    std::string data;
-    if (st.st_size > 0)
-        data.reserve(std::size_t(st.st_size));
-    char buf[1 << 16];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            const std::string why = std::strerror(errno);
-            ::close(fd);
-            return Error{"cannot read " + path + ": " + why};
-        }
-        if (n == 0)
-            break;
-        data.append(buf, std::size_t(n));
-    }
-    ::close(fd);
-    return data;
 }
 
 Result<Record> loadRecord(const std::string& path)

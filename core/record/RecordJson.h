@@ -1,13 +1,16 @@
 #pragma once
-// The record as JSON, both ways.
+// The record as JSON, both ways: the schema (the text itself, dump and parse: record/JsonText.h).
 //
 // Writing: every key of the reference harness, in its order and with its types (integers as
 // integers, floats as floats even where they hold a whole number), then JouleBench's
 // additions, which are only ever new keys (docs/RECORD.md lists them all).
 // Reading: reference records and JouleBench records alike. Every error says what is wrong and
 // where: broken JSON by line and column, a wrong field by its JSON path and the expected type,
-// e.g. `$.rounds[2].rapl.busy.mean_w: expected a number, found "abc"`.
+// e.g. `$.rounds[2].rapl.busy.mean_w: expected a number, found "abc"` (the reader kit every
+// JSON file goes through: base/JsonReader.h).
+#include "base/JsonReader.h"
 #include "base/Result.h"
+#include "record/JsonText.h"
 #include "record/Record.h"
 
 #include <span>
@@ -28,20 +31,11 @@ ojson summaryToJson(const CounterSummary& s);
 // {"t0_ns": [...], "t1_ns": [...], "nj": [...]}: columns, as the sample store keeps them.
 ojson intervalsToJson(std::span<const Interval> iv);
 
-// The layout of Python's json.dump(obj, f, indent=1): one item per line, non-ASCII escaped,
-// floats in the shortest form that reads back as the same double, positional up to 1e16 as
-// repr writes them (1000000000000000.0, then 1e+16). So a reference record read and written
-// again is the same bytes (the one exception: where two shortest forms are equally close,
-// Python and this writer may pick different last digits; the value is the same).
-// No trailing newline. Negative indent: all on one line, no spaces.
-std::string dumpJson(const ojson& j, int indent = 1);
 // dumpJson(toJson(r)) and a trailing newline, as the reference prints it.
 std::string dumpRecord(const Record& r);
 
 // ---- JSON -> Record
 
-// Parses JSON text; a syntax error names its line and column (1-based, columns in bytes).
-Result<ojson> parseJsonText(std::string_view text);
 Result<Record> recordFromJson(const ojson& j);
 // A record from its text. Where the raw samples are in the plain form the writer produces they
 // are read by the samples scanner (record/RecordLoad.h: a million samples in a fraction of a
@@ -62,12 +56,5 @@ Result<std::vector<Interval>> intervalsFromJson(const ojson& j, const std::strin
 // The checks every stored run of intervals must pass: t1 after t0 in each, each starting no
 // earlier than the one before it ended (sorted, non-overlapping).
 Status checkIntervals(std::span<const Interval> iv, const std::string& path);
-
-// "$.rounds[0].rapl" / "$.rounds[0][\"rapl:psys\"]": a key appended to a JSON path.
-std::string jsonPathKey(const std::string& path, const std::string& key);
-std::string jsonPathIndex(const std::string& path, std::size_t i);
-
-// Reads a whole file; the error names the path and the system's reason.
-Result<std::string> readWholeFile(const std::string& path);
 
 }  // namespace jb

@@ -120,7 +120,7 @@ private Q_SLOTS:
             R"({"output_root": "runs", "allowed_gpus": [0], "jobs": [{"name": "a", "argv": "x"}]})");
         auto r = cli({QStringLiteral("run"), QString::fromStdString(m.root + "/bad.json")});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("jobs[0].argv: expected an array of strings, found a string")),
+        QVERIFY2(r.err.contains(QStringLiteral("$.jobs[0].argv: expected an array of strings, found \"x\"")),
                  qPrintable(r.err));
         QCOMPARE(cli({QStringLiteral("run")}).code, 2);
         QCOMPARE(cli({QStringLiteral("launch"), QString::fromStdString(m.root + "/bad.json")}).code, 2);

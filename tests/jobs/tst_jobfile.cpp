@@ -78,92 +78,97 @@ private Q_SLOTS:
 
         QTest::newRow("not json") << QString() << QStringLiteral("not valid JSON");
         QTest::newRow("no output_root")
-            << QStringLiteral(R"({"output_root": null})") << QStringLiteral("output_root: missing");
+            << QStringLiteral(R"({"output_root": null})") << QStringLiteral("$.output_root: missing");
         QTest::newRow("output_root type") << QStringLiteral(R"({"output_root": 3})")
-                                          << QStringLiteral("output_root: expected a string, found a number");
+                                          << QStringLiteral("$.output_root: expected a string, found 3");
         QTest::newRow("allowed_gpus empty") << QStringLiteral(R"({"allowed_gpus": []})")
-                                            << QStringLiteral("allowed_gpus: expected a non-empty array");
+                                            << QStringLiteral("$.allowed_gpus: expected a non-empty array");
         QTest::newRow("allowed_gpus negative") << QStringLiteral(R"({"allowed_gpus": [5, -1]})")
-                                               << QStringLiteral("allowed_gpus[1]: expected an integer >= 0");
+                                               << QStringLiteral("$.allowed_gpus[1]: expected an integer >= 0");
         QTest::newRow("allowed_gpus huge")
             << QStringLiteral(R"({"allowed_gpus": [5, 1000000000000]})")
-            << QStringLiteral("allowed_gpus[1]: GPU index 1000000000000 is not a GPU index");
+            << QStringLiteral("$.allowed_gpus[1]: GPU index 1000000000000 is not a GPU index");
         QTest::newRow("unknown top key")
-            << QStringLiteral(R"({"output_rot": "x"})") << QStringLiteral("output_rot: unknown key");
+            << QStringLiteral(R"({"output_rot": "x"})") << QStringLiteral("$.output_rot: unknown key");
         QTest::newRow("jobs empty") << QStringLiteral(R"({"jobs": []})")
-                                    << QStringLiteral("jobs: expected a non-empty array");
+                                    << QStringLiteral("$.jobs: expected a non-empty array");
         QTest::newRow("argv not strings")
             << QStringLiteral(
                    R"({"jobs": [{"name": "a", "argv": ["x", 1], "timeout_seconds": 1, "gpu": 5}]})")
-            << QStringLiteral("jobs[0].argv[1]: expected a string, found a number");
+            << QStringLiteral("$.jobs[0].argv[1]: expected a string, found 1");
         QTest::newRow("argv empty")
             << QStringLiteral(R"({"jobs": [{"name": "a", "argv": [], "timeout_seconds": 1, "gpu": 5}]})")
-            << QStringLiteral("jobs[0].argv: expected a non-empty array");
+            << QStringLiteral("$.jobs[0].argv: expected a non-empty array");
         QTest::newRow("no timeout") << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5}]})")
-                                    << QStringLiteral("jobs[0].timeout_seconds: missing");
+                                    << QStringLiteral("$.jobs[0].timeout_seconds: missing");
         QTest::newRow("timeout zero")
             << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 0}]})")
-            << QStringLiteral("jobs[0].timeout_seconds: expected a number > 0");
+            << QStringLiteral("$.jobs[0].timeout_seconds: expected a number > 0");
         QTest::newRow("gpu not allowed")
             << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 3, "timeout_seconds": 1}]})")
-            << QStringLiteral("jobs[0].gpu: GPU 3 is not in allowed_gpus [5, 7]");
+            << QStringLiteral("$.jobs[0].gpu: GPU 3 is not in allowed_gpus [5, 7]");
         QTest::newRow("gpu word")
             << QStringLiteral(
                    R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": "all", "timeout_seconds": 1}]})")
-            << QStringLiteral("jobs[0].gpu: expected a GPU index (an integer >= 0) or \"any\"");
+            << QStringLiteral("$.jobs[0].gpu: expected a GPU index (an integer >= 0) or \"any\"");
         QTest::newRow("bad name")
             << QStringLiteral(R"({"jobs": [{"name": "a/b", "argv": ["x"], "gpu": 5, "timeout_seconds": 1}]})")
-            << QStringLiteral("jobs[0].name: \"a/b\" cannot name a folder");
+            << QStringLiteral("$.jobs[0].name: \"a/b\" cannot name a folder");
         QTest::newRow("duplicate name")
             << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1},
                                            {"name": "a", "argv": ["y"], "gpu": 7, "timeout_seconds": 1}]})")
-            << QStringLiteral("jobs[1].name: \"a\" names an earlier job too");
+            << QStringLiteral("$.jobs[1].name: \"a\" names an earlier job too");
         QTest::newRow("env value")
             << QStringLiteral(
                    R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "env": {"N": 3}}]})")
-            << QStringLiteral("jobs[0].env.N: expected a string, found a number");
+            << QStringLiteral("$.jobs[0].env.N: expected a string, found 3");
+        // A key that is not a plain name is quoted in brackets, as in a record's "rapl:psys".
+        QTest::newRow("env value, odd name")
+            << QStringLiteral(
+                   R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "env": {"MY-VAR": []}}]})")
+            << QStringLiteral("$.jobs[0].env[\"MY-VAR\"]: expected a string, found an empty array");
         QTest::newRow("unknown job key")
             << QStringLiteral(R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout": 1}]})")
-            << QStringLiteral("jobs[0].timeout: unknown key");
+            << QStringLiteral("$.jobs[0].timeout: unknown key");
         QTest::newRow("work not object")
             << QStringLiteral(
                    R"({"jobs": [{"name": "a", "argv": ["x"], "gpu": 5, "timeout_seconds": 1, "work": [1]}]})")
-            << QStringLiteral("jobs[0].work: expected an object, found an array");
+            << QStringLiteral("$.jobs[0].work: expected an object, found an array of 1");
         QTest::newRow("provenance without source")
             << QStringLiteral(R"({"provenance": {"require_clean": true}})")
-            << QStringLiteral("provenance.source: missing");
+            << QStringLiteral("$.provenance.source: missing");
         QTest::newRow("provenance files")
             << QStringLiteral(R"({"provenance": {"source": ".", "files": "a.txt"}})")
-            << QStringLiteral("provenance.files: expected an array of strings, found a string");
+            << QStringLiteral("$.provenance.files: expected an array of strings, found \"a.txt\"");
         QTest::newRow("energy period")
             << QStringLiteral(R"({"energy": {"sampling_period_seconds": -1}})")
-            << QStringLiteral("energy.sampling_period_seconds: expected a number >= 0.001");
+            << QStringLiteral("$.energy.sampling_period_seconds: expected a number >= 0.001");
         QTest::newRow("defaults gpu not allowed")
             << QStringLiteral(
                    R"({"defaults": {"gpu": 2}, "jobs": [{"name": "a", "argv": ["x"], "timeout_seconds": 1}]})")
-            << QStringLiteral("defaults.gpu: GPU 2 is not in allowed_gpus [5, 7] (job \"a\")");
+            << QStringLiteral("$.defaults.gpu: GPU 2 is not in allowed_gpus [5, 7] (job \"a\")");
         QTest::newRow("executor unknown key")
             << QStringLiteral(R"({"executor": {"kind": "slurm", "partiton": "gpu"}})")
-            << QStringLiteral("executor.partiton: unknown key");
+            << QStringLiteral("$.executor.partiton: unknown key");
         QTest::newRow("executor local with slurm keys")
             << QStringLiteral(R"({"executor": {"kind": "local", "partition": "gpu"}})")
-            << QStringLiteral("executor.partition: unknown key");
+            << QStringLiteral("$.executor.partition: unknown key");
         QTest::newRow("executor kind")
             << QStringLiteral(R"({"executor": {"kind": "pbs"}})")
-            << QStringLiteral("executor.kind: unknown executor \"pbs\"; expected \"local\" or \"slurm\"");
+            << QStringLiteral("$.executor.kind: unknown executor \"pbs\"; expected \"local\" or \"slurm\"");
         QTest::newRow("executor no kind") << QStringLiteral(R"({"executor": {"partition": "gpu"}})")
-                                          << QStringLiteral("executor.kind: missing");
+                                          << QStringLiteral("$.executor.kind: missing");
         QTest::newRow("executor gpus_per_job")
             << QStringLiteral(R"({"executor": {"kind": "slurm", "gpus_per_job": -1}})")
-            << QStringLiteral("executor.gpus_per_job: expected an integer >= 0");
+            << QStringLiteral("$.executor.gpus_per_job: expected an integer >= 0");
         QTest::newRow("executor sbatch_args")
             << QStringLiteral(R"({"executor": {"kind": "slurm", "sbatch_args": ["--x", 2]}})")
-            << QStringLiteral("executor.sbatch_args[1]: expected a string, found a number");
+            << QStringLiteral("$.executor.sbatch_args[1]: expected a string, found 2");
         QTest::newRow("slurm fixed gpu")
             << QStringLiteral(R"({"executor": {"kind": "slurm"}})")
-            << QStringLiteral("jobs[0].gpu: a fixed GPU index (5) belongs to the local executor; with Slurm");
+            << QStringLiteral("$.jobs[0].gpu: a fixed GPU index (5) belongs to the local executor; with Slurm");
         QTest::newRow("version") << QStringLiteral(R"({"version": 2})")
-                                 << QStringLiteral("version: this JouleBench reads job files of version 1");
+                                 << QStringLiteral("$.version: this JouleBench reads job files of version 1");
     }
 
     void slurmExecutor()
@@ -196,12 +201,12 @@ private Q_SLOTS:
         // The same file with the local executor needs what the local executor needs.
         auto local = jb::parseJobFileText(j.dump(), "/base", "jobs.json", jb::ExecutorKind::Local);
         QVERIFY(!local.ok());
-        QVERIFY2(local.error().find("allowed_gpus: missing") != std::string::npos, local.error().c_str());
+        QVERIFY2(local.error().find("$.allowed_gpus: missing") != std::string::npos, local.error().c_str());
 
         // A local file run with `--executor slurm`: its fixed GPU indices are refused.
         auto over = jb::parseJobFileText(minimal().dump(), "/base", "jobs.json", jb::ExecutorKind::Slurm);
         QVERIFY(!over.ok());
-        QVERIFY2(over.error().find("jobs[0].gpu: a fixed GPU index (5) belongs to the local executor") !=
+        QVERIFY2(over.error().find("$.jobs[0].gpu: a fixed GPU index (5) belongs to the local executor") !=
                      std::string::npos,
                  over.error().c_str());
         json any = minimal();

@@ -176,18 +176,18 @@ private Q_SLOTS:
         j["status"] = "finished";
         auto m = jb::JobManifest::fromJson(j, "m.json");
         QVERIFY(!m.ok());
-        QVERIFY2(m.error().find("m.json: status: expected one of completed") != std::string::npos,
+        QVERIFY2(m.error().find("m.json: $.status: expected one of completed") != std::string::npos,
                  m.error().c_str());
         j = sample().toJson();
         j["hardware"]["uuid"] = 5;
         m = jb::JobManifest::fromJson(j, "m.json");
         QVERIFY(!m.ok());
-        QVERIFY2(m.error().find("m.json: hardware.uuid: expected a string, found a number") !=
+        QVERIFY2(m.error().find("m.json: $.hardware.uuid: expected a string, found 5") !=
                      std::string::npos,
                  m.error().c_str());
         j = sample().toJson();
         j.erase("driver_wall_seconds");
-        QVERIFY(jb::JobManifest::fromJson(j, "m.json").error().find("driver_wall_seconds: missing") !=
+        QVERIFY(jb::JobManifest::fromJson(j, "m.json").error().find("m.json: $.driver_wall_seconds: missing") !=
                 std::string::npos);
     }
 
