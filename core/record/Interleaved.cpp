@@ -3,6 +3,7 @@
 #include "record/Csv.h"
 #include "stats/Paired.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -198,6 +199,20 @@ std::vector<Row> rows(const ojson& c)
 
 }  // namespace
 
+namespace {
+
+// The blocks the comparison paired (the most any child shares with the baseline; fewer than
+// planned when the run ended early).
+int pairedBlocks(const ojson& c)
+{
+    int n = 0;
+    for (const ojson& p : c.at("pairs"))
+        n = std::max(n, p.at("energy").at("blocks").get<int>());
+    return n;
+}
+
+}  // namespace
+
 std::string comparisonMarkdown(const ojson& c)
 {
     std::string s = "| child | J/decode | energy ratio | 95% CI | p | s/decode | time ratio | 95% CI | p |\n"
@@ -206,7 +221,7 @@ std::string comparisonMarkdown(const ojson& c)
         s += "| " + r.name + " | " + r.j + " | " + r.e_ratio + " | " + r.e_ci + " | " + r.e_p + " | " + r.s + " | " +
              r.t_ratio + " | " + r.t_ci + " | " + r.t_p + " |\n";
     s += "\nBaseline: " + c.at("baseline").get<std::string>() + "; counter " + c.at("counter").get<std::string>() +
-         "; paired over " + std::to_string(c.at("order").size() - c.at("warmup_blocks").get<std::size_t>()) +
+         "; paired over " + std::to_string(pairedBlocks(c)) +
          " blocks (Wilcoxon signed-rank; * p < 0.05; intervals: block bootstrap, " +
          std::to_string(c.at("resamples").get<int>()) + " resamples).\n";
     // Why a figure is missing, and a run too short for any p below 0.05.

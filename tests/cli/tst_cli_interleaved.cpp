@@ -181,7 +181,7 @@ private slots:
 
     void interleavingRemovesTheBiasOfAWarmingChip()
     {
-        // Two identical workloads (15 W busy) on a chip whose busy power grows 2% per second.
+        // Two identical workloads (15 W busy) on a chip whose busy power grows 3% per second.
         // Run back to back, the second one costs more only because it ran later: `compare`
         // reports a difference that is not there. Interleaved, both see the same chip.
         const QStringList shape{QStringLiteral("--rounds"), QStringLiteral("6")};
@@ -189,7 +189,7 @@ private slots:
         RatioCi ci{0, 0};
         {
             QTemporaryDir dir;
-            Zone z(dir.path(), "0.02");
+            Zone z(dir.path(), "0.03");
             QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(z.dir + QStringLiteral("/energy_uj")), 5000);
             QStringList files;
             for (const char* name : {"first", "second"}) {
@@ -210,7 +210,7 @@ private slots:
         }
         {
             QTemporaryDir dir;
-            Zone z(dir.path(), "0.02");
+            Zone z(dir.path(), "0.03");
             QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(z.dir + QStringLiteral("/energy_uj")), 5000);
             const QString out = dir.filePath(QStringLiteral("out"));
             const Run r = cli(measure(z, out, shape + QStringList{QStringLiteral("--name"), QStringLiteral("first"),
@@ -224,9 +224,9 @@ private slots:
         }
         qInfo("warming chip, identical workloads: back to back %.4f, interleaved %.4f (95%% CI %.4f - %.4f)",
               backToBack, interleaved, ci.low, ci.high);
-        // About 12% over the ~13 s between the two runs' middles; interleaved, the truth (1) is
+        // About 18% over the ~13 s between the two runs' middles; interleaved, the truth (1) is
         // inside the interval and the estimate is at most half as far from it.
-        QVERIFY2(backToBack > 1.08, std::to_string(backToBack).c_str());
+        QVERIFY2(backToBack > 1.1, std::to_string(backToBack).c_str());
         QVERIFY2(ci.low <= 1.0 && 1.0 <= ci.high, std::to_string(interleaved).c_str());
         QVERIFY2(std::fabs(interleaved - 1.0) < (backToBack - 1.0) / 2, std::to_string(interleaved).c_str());
     }
