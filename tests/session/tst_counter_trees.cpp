@@ -449,14 +449,16 @@ private slots:
         QTemporaryDir tmp;
         const QString zone = tmp.filePath(QStringLiteral("intel-rapl:0")), flag = tmp.filePath(QStringLiteral("busy.flag")),
                       drift = tmp.filePath(QStringLiteral("drift.flag"));
+        // 20 W: well clear of the brackets' noise even when a loaded machine (a sanitizer run)
+        // delays the fake zone's ticks; with 8 W, 4 standard errors reached it there.
         Zone z(zone, {QStringLiteral("--flag"), flag, QStringLiteral("--drift-flag"), drift, QStringLiteral("--drift-w"),
-                      QStringLiteral("8")});
+                      QStringLiteral("20")});
         QTRY_VERIFY_WITH_TIMEOUT(z.ready(QStringLiteral("energy_uj")), 5000);
         Plan p = plan(flag, {"rapl"}, 15);
         p.rounds = 1;
         p.counter_options.rapl_zone = zone.toStdString();
         Session s(p);
-        // The idle power rises by 8 W while the round runs (a background job starting).
+        // The idle power rises by 20 W while the round runs (a background job starting).
         connect(&s, &Session::phase, this, [&](const PhaseEvent& e) {
             if (e.kind == PhaseEvent::BusyStarted)
                 writeText(drift, "1");
@@ -464,8 +466,10 @@ private slots:
         QSignalSpy warnings(&s, &Session::warning);
         const Record r = run(s);
         QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
-        QVERIFY(r.rounds.at(0).extra["integrity"]["rapl"]["idle_drift"].get<bool>());
-        QVERIFY(std::abs(r.rounds.at(0).extra["integrity"]["rapl"]["drift_w"].get<double>() - 8.0) < 1.0);
+        QVERIFY2(r.rounds.at(0).extra["integrity"]["rapl"]["idle_drift"].get<bool>(),
+                 r.rounds.at(0).extra["integrity"].dump().c_str());
+        QVERIFY2(std::abs(r.rounds.at(0).extra["integrity"]["rapl"]["drift_w"].get<double>() - 20.0) < 2.5,
+                 r.rounds.at(0).extra["integrity"].dump().c_str());
         bool warned = false;
         for (const auto& w : warnings)
             warned = warned || w.at(0).toString().contains(QLatin1String("idle drift"));
