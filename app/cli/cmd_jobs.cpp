@@ -14,6 +14,7 @@
 #include "jobs/Provenance.h"
 #include "jobs/RunFolders.h"
 #include "jobs/SlurmExecutor.h"
+#include "library/Library.h"
 #include "jobs/Subprocess.h"
 
 #include <QCoreApplication>
@@ -38,15 +39,19 @@ QString fixed(double v, int decimals)
 }
 
 // The GPU counter's figures of a manifest's energy report ("-" where absent).
-QString energyField(const jb::JobManifest& m, const char* key)
+QString energyField(const jb::JobManifest& m, std::optional<double> jb::CounterEnergy::*field)
 {
-    if (!m.energy.is_object() || !m.energy.contains("gpu_counter") || !m.energy["gpu_counter"].is_string())
+    const jb::CounterEnergy* c = m.energy ? m.energy->gpuCounter() : nullptr;
+    if (!c || !c->available || !(c->*field))
         return QStringLiteral("-");
-    const auto& counters = m.energy.value("counters", nlohmann::json::object());
-    const auto it = counters.find(m.energy["gpu_counter"].get<std::string>());
-    if (it == counters.end() || !it->contains(key) || !(*it)[key].is_number())
-        return QStringLiteral("-");
-    return fixed((*it)[key].get<double>(), 1);
+    return fixed(*(c->*field), 1);
+}
+
+// The GPU counter's total energy ("-" where absent).
+QString gpuTotalField(const jb::JobManifest& m)
+{
+    const jb::CounterEnergy* c = m.energy ? m.energy->gpuCounter() : nullptr;
+    return c && c->available ? fixed(c->total_j, 1) : QStringLiteral("-");
 }
 
 jb::Result<jb::LocalExecutorOptions> localOptions(const QCommandLineParser& p, const jb::JobFile& file)
@@ -118,17 +123,24 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
                                    << (reason.isEmpty() ? QString() : QStringLiteral(" reason=") + reason)
                                    << Qt::endl;
                      });
+    const bool toLibrary = !p.isSet(QStringLiteral("no-library"));
+    const std::string library = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
     QObject::connect(&queue, &jb::JobQueue::jobFinished,
-                     [](const QString& n, const jb::JobManifest& m, const QString& path) {
+                     [toLibrary, library](const QString& n, const jb::JobManifest& m, const QString& path) {
                          out() << "DONE " << n << " status=" << toQ(jb::statusName(m.status)) << " rc="
                                << (m.return_code ? QString::number(*m.return_code) : QStringLiteral("-"))
                                << " wall=" << fixed(m.driver_wall_seconds, 2) << "s"
                                << " peak=" << m.hardware.peak_process_gpu_memory_mib << "MiB"
-                               << " gpu_j=" << energyField(m, "total_j")
-                               << " marginal_j=" << energyField(m, "marginal_j") << " -> " << path
+                               << " gpu_j=" << gpuTotalField(m)
+                               << " marginal_j=" << energyField(m, &jb::CounterEnergy::marginal_j) << " -> " << path
                                << Qt::endl;
                          for (const std::string& note : m.notes)
                              err() << "  " << n << ": " << toQ(note) << Qt::endl;
+                         if (!toLibrary)
+                             return;
+                         if (auto a = jb::addToLibrary(toStd(path), library); !a)
+                             err() << "warning: " << path << " was not added to the library: " << toQ(a.error())
+                                   << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobFailed, [](const QString& n, const QString& why) {
         out() << "FAILED " << n << ": " << why << Qt::endl;
@@ -183,12 +195,10 @@ SlurmCell slurmCell(const jb::SlurmExecutor* slurm, const jb::JobDiskInfo& d)
             (node.empty() ? QString() : QStringLiteral("@%1").arg(toQ(node))) + QStringLiteral(" #") + toQ(id);
         c.json = {{"job_id", id}, {"state", state}, {"reason", reason}, {"node", node}};
     };
-    if (d.manifest && d.manifest->slurm.is_object()) {
-        const auto& j = d.manifest->slurm;
-        auto str = [&](const char* k) {
-            return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
-        };
-        fill(str("job_id"), str("state").empty() ? std::string("?") : str("state"), "", str("node"));
+    if (d.manifest && d.manifest->slurm) {
+        const jb::SlurmRecord& r = *d.manifest->slurm;
+        const std::string state = r.end && r.end->state && !r.end->state->empty() ? *r.end->state : "?";
+        fill(r.job_id.value_or(""), state, "", r.node.value_or(""));
     } else if (slurm && !d.remote_job_id.empty()) {
         if (auto info = slurm->query(d.remote_job_id))
             fill(d.remote_job_id, info->state, info->reason, info->node);
@@ -254,7 +264,7 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
                      .arg(m ? fixed(m->driver_wall_seconds, 1) : QStringLiteral("-"), 9)
                      .arg(m ? QString::number(m->hardware.peak_process_gpu_memory_mib) : QStringLiteral("-"),
                           9)
-                     .arg(m ? energyField(*m, "total_j") : QStringLiteral("-"), 10)
+                     .arg(m ? gpuTotalField(*m) : QStringLiteral("-"), 10)
                      .arg(withSlurm(cell.text, folder))
               << Qt::endl;
         if (!d.detail.empty() && d.state != jb::DiskState::Preserved)
@@ -329,7 +339,7 @@ int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFi
                                                   "executor.gpus_per_job)")
                                        .arg(toQ(name)));
     jb::LocalExecutor local(*opts);
-    nlohmann::json gpu_list = nlohmann::json::array();
+    std::vector<jb::SlurmGpu> gpu_list;
     jb::GpuInfo first;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         auto info = local.probeGpu(gpus[i]);
@@ -337,7 +347,7 @@ int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFi
             return usageError(command, QStringLiteral("exec: %1").arg(toQ(info.error())));
         if (i == 0)
             first = *info;
-        gpu_list.push_back({{"physical_index", info->physical_index}, {"uuid", info->uuid}, {"name", info->name}});
+        gpu_list.push_back({info->physical_index, info->uuid, info->name});
     }
     // The driver's source report where it left one; else this node's.
     nlohmann::json source;
@@ -417,6 +427,11 @@ int cmdJobs(const QStringList& args)
                  QStringLiteral("run, exec, status: local or slurm, in place of the job file's executor.kind."),
                  QStringLiteral("KIND")});
     p.addOption({QStringLiteral("job"), QStringLiteral("exec: the job to run."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("library"),
+                 QStringLiteral("run: add each job's manifest to this library (default $JOULEBENCH_LIBRARY, else "
+                                "the user's library)."),
+                 QStringLiteral("FILE|URL")});
+    p.addOption({QStringLiteral("no-library"), QStringLiteral("run: do not add the manifests to a library.")});
     p.addOption({QStringLiteral("run-dir"),
                  QStringLiteral("exec: the job's run folder (made by the driver; default: a new one)."),
                  QStringLiteral("DIR")});
@@ -433,6 +448,8 @@ int cmdJobs(const QStringList& args)
             return usageError(command, QStringLiteral("--executor: expected local or slurm, found '%1'")
                                            .arg(p.value(QStringLiteral("executor"))));
     }
+    if (p.isSet(QStringLiteral("library")) && p.isSet(QStringLiteral("no-library")))
+        return usageError(command, QStringLiteral("--library and --no-library exclude each other"));
     auto file = jb::readJobFile(toStd(pos.at(1)), kind);
     if (!file)
         return usageError(command, toQ(file.error()));

@@ -15,6 +15,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace jbcli {
 
@@ -107,17 +108,29 @@ int cmdAdd(const QStringList& args)
             continue;
         }
         for (const std::string& f : jb::recordFilesUnder(toStd(arg))) {
-            auto r = lib->addFile(f);
-            if (!r) {
-                err() << cmd << ": " << (folder ? "skipped " : "") << toQ(r.error()) << Qt::endl;
+            auto a = lib->add(f);  // a record, a comparison record (its records) or a job manifest
+            if (!a) {
+                err() << cmd << ": " << (folder ? "skipped " : "") << toQ(a.error()) << Qt::endl;
                 ++(folder ? skipped : failed);
                 continue;
             }
-            ++counts[int(r->outcome)];
-            if (!quiet && r->outcome != jb::AddOutcome::Unchanged)
-                out() << jb::addOutcomeName(r->outcome) << "  " << toQ(f)
-                      << (r->moved_from.empty() ? QString() : QStringLiteral(" (from %1)").arg(toQ(r->moved_from)))
-                      << '\n';
+            auto count = [&](const std::string& path, const jb::AddResult& r, const char* kind) {
+                ++counts[int(r.outcome)];
+                if (!quiet && r.outcome != jb::AddOutcome::Unchanged)
+                    out() << jb::addOutcomeName(r.outcome) << "  " << toQ(path) << kind
+                          << (r.moved_from.empty() ? QString() : QStringLiteral(" (from %1)").arg(toQ(r.moved_from)))
+                          << '\n';
+            };
+            if (a->result)
+                count(f, *a->result, a->kind == jb::LibraryFileKind::Manifest ? " (job manifest)" : "");
+            for (const jb::AddedMember& m : a->members) {
+                if (m.result) {
+                    count(m.path, *m.result, "");
+                } else {
+                    err() << cmd << ": " << toQ(f) << ": " << toQ(m.error) << Qt::endl;
+                    ++(folder ? skipped : failed);
+                }
+            }
         }
     }
     out() << "library " << toQ(lib->location().display) << ": " << counts[int(jb::AddOutcome::Added)] << " added, "
@@ -153,10 +166,11 @@ int cmdList(const QStringList& args)
     auto entries = lib->list(*q, false, json);
     if (!entries)
         return usageError(cmd, toQ(entries.error()));
-    if (json)
-        out() << toQ(jb::dumpJson(jb::entriesToJson(*entries), 1)) << Qt::endl;
-    else
-        out() << toQ(jb::libraryTable(*entries)) << Qt::flush;
+    // The text as it is (UTF-8), straight to stdout: no round trip through QString.
+    std::string text = json ? jb::dumpJson(jb::entriesToJson(*entries), 1) + "\n" : jb::libraryTable(*entries);
+    out().flush();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
     return kOk;
 }
 

@@ -96,23 +96,6 @@ jb::Result<ParameterFlags> takeParameterFlags(QStringList& args)
     return f;
 }
 
-// A file name for a child's record: its name with anything unusual replaced by '_'.
-QString recordFileName(const std::string& name, QStringList& taken)
-{
-    QString base;
-    for (const QChar c : QString::fromStdString(name).left(80))
-        base += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('.') || c == QLatin1Char('-')
-                    ? c
-                    : QLatin1Char('_');
-    if (base.isEmpty() || base.startsWith(QLatin1Char('.')))
-        base.prepend(QStringLiteral("child"));
-    QString file = base + QStringLiteral(".json");
-    for (int n = 2; taken.contains(file) || file == QStringLiteral("comparison.json"); ++n)
-        file = base + QStringLiteral("-%1.json").arg(n);
-    taken << file;
-    return file;
-}
-
 }  // namespace
 
 int cmdMeasure(const QStringList& argsIn)
@@ -161,6 +144,9 @@ int cmdMeasure(const QStringList& argsIn)
         opt("warmup", "Several children: blocks run first, recorded, and kept out of the statistics (default 0).", "N"),
         opt("baseline", "Several children: the child the others are compared with (default: the first).", "NAME"),
         opt("order-seed", "Several children: the seed of the blocks' balanced order (default 1).", "N"),
+        opt("keep-going", "Several children: a child that fails or times out is dropped (its record is written, "
+                          "aborted, with its rounds and the reason; comparison.json marks it) and the others go on "
+                          "(default: the failure ends the run). The exit status is still 1."),
         opt("out-dir", "Several children: write each child's record and comparison.json into DIR (needed).", "DIR"),
         opt("export-markdown", "Several children: write the comparison table as Markdown to FILE.", "FILE"),
         opt("export-csv", "Several children: write the comparison table as CSV to FILE.", "FILE"),
@@ -211,6 +197,7 @@ int cmdMeasure(const QStringList& argsIn)
     }
     plan.workdir = toStd(p.value(QStringLiteral("workdir")));
     plan.with_samples = p.isSet(QStringLiteral("samples"));
+    plan.keep_going = p.isSet(QStringLiteral("keep-going"));
     std::vector<std::string> childArgs;
     for (const QString& a : p.positionalArguments())
         childArgs.push_back(toStd(a));
@@ -226,12 +213,12 @@ int cmdMeasure(const QStringList& argsIn)
     const bool several = workloads->size() > 1;
     if (several) {
         for (const jb::Workload& w : *workloads)
-            plan.children.push_back({w.name, w.argv});
+            plan.children.push_back({w.name, w.argv, {}});
         plan.child = workloads->front().argv;
     } else {
         plan.child = workloads->front().argv;
     }
-    for (const char* only : {"warmup", "baseline", "order-seed", "out-dir", "export-markdown", "export-csv"})
+    for (const char* only : {"warmup", "baseline", "order-seed", "keep-going", "out-dir", "export-markdown", "export-csv"})
         if (!several && p.isSet(QString::fromLatin1(only)))
             return usageError(cmd, QStringLiteral("--%1 is for several children (-- A ::: B, or a parameter list)")
                                        .arg(QString::fromLatin1(only)));
@@ -301,8 +288,7 @@ int cmdMeasure(const QStringList& argsIn)
             err() << toQ(jb::roundLine(plan, index, r)) << Qt::endl;
             return;
         }
-        const int n = plan.childCount();
-        const int block = index / n;
+        const int block = session.roundBlock(index);
         const bool warm = session.isWarmupRound(index);
         jb::Plan shown = plan;
         shown.rounds = plan.rounds + plan.warmup;
@@ -312,44 +298,48 @@ int cmdMeasure(const QStringList& argsIn)
     QObject::connect(&session, &jb::Session::finishedSet, [&](const std::vector<jb::Record>& records) {
         bool aborted = false, failed_write = false;
         jb::InterleavedInput in;
-        QStringList taken;
         for (std::size_t i = 0; i < records.size(); ++i) {
             jb::Record rec = records[i];
             if (!source.is_null())
                 rec.extra["source"] = source;
             aborted = aborted || rec.isAborted();
-            const QString file = recordFileName(plan.children[i].name, taken);
-            const QString path = QDir(outDir).filePath(file);
-            if (jb::Status st = jb::writeFileAtomic(toStd(path), jb::dumpRecord(rec)); !st) {
-                err() << cmd << ": could not write " << path << ": " << toQ(st.error()) << Qt::endl;
-                failed_write = true;
-                in.files.push_back("");
-            } else {
-                in.files.push_back(toStd(file));
-                if (!p.isSet(QStringLiteral("no-library"))) {
-                    auto lib = jb::Library::open(librarySpec);
-                    auto added = lib ? (*lib)->addFile(toStd(path)) : jb::Result<jb::AddResult>(jb::Error{lib.error()});
-                    if (!added)
-                        err() << cmd << ": warning: " << file << " was not added to the library: "
-                              << toQ(added.error()) << Qt::endl;
-                }
-            }
             in.records.push_back(std::move(rec));
             in.names.push_back(plan.children[i].name);
         }
-        if (aborted)
-            err() << cmd << ": aborted: " << toQ(records.front().error.value_or("")) << " (each record keeps its "
+        // A dropped child (--keep-going) is aborted alone; the run aborted when a kept one is.
+        const auto& drops = session.drops();
+        const jb::Record* runError = nullptr;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (drops[i])
+                err() << cmd << ": " << toQ(plan.children[i].name) << " was dropped at block " << drops[i]->block
+                      << ": " << toQ(drops[i]->reason) << " (its record keeps its " << records[i].rounds.size()
+                      << " finished round" << (records[i].rounds.size() == 1 ? "" : "s") << ")" << Qt::endl;
+            else if (records[i].isAborted() && !runError)
+                runError = &records[i];
+        }
+        if (runError)
+            err() << cmd << ": aborted: " << toQ(runError->error.value_or("")) << " (each record keeps its "
                   << "finished rounds)" << Qt::endl;
         in.order = session.order();
         in.warmup_blocks = plan.warmup;
         in.order_seed = plan.order_seed;
         in.baseline = baseline;
-        const jb::ojson comparison = jb::interleavedComparison(in);
-        const QString cpath = QDir(outDir).filePath(QStringLiteral("comparison.json"));
-        if (jb::Status st = jb::writeFileAtomic(toStd(cpath), comparison.dump(2) + "\n"); !st) {
-            err() << cmd << ": could not write " << cpath << ": " << toQ(st.error()) << Qt::endl;
+        const jb::InterleavedWrite written = jb::writeInterleavedRun(toStd(outDir), std::move(in));
+        for (const std::string& e : written.errors) {
+            err() << cmd << ": " << toQ(e) << Qt::endl;
             failed_write = true;
         }
+        if (!p.isSet(QStringLiteral("no-library")))
+            for (const std::string& path : written.paths) {
+                if (path.empty())
+                    continue;
+                auto lib = jb::Library::open(librarySpec);
+                auto added = lib ? (*lib)->addFile(path) : jb::Result<jb::AddResult>(jb::Error{lib.error()});
+                if (!added)
+                    err() << cmd << ": warning: " << toQ(path) << " was not added to the library: "
+                          << toQ(added.error()) << Qt::endl;
+            }
+        const jb::ojson& comparison = written.comparison;
         const std::string table = jb::comparisonMarkdown(comparison);
         out() << QString::fromStdString(table);
         out().flush();

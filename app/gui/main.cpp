@@ -12,6 +12,7 @@
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
 #include "inspector/InspectorPage.h"
+#include "library/InspectorBridge.h"
 #include "library/Library.h"
 #include "library/LibraryPage.h"
 #include "jobs/JobsPage.h"
@@ -49,7 +50,7 @@ int main(int argc, char** argv)
                                    QStringLiteral("Press Start once the window is shown."));
     cli.addOption(start);
     const QCommandLineOption page(QStringLiteral("page"),
-                                  QStringLiteral("The page shown first: measure, inspector, noise or jobs."),
+                                  QStringLiteral("The page shown first: measure, inspector, noise, jobs or library."),
                                   QStringLiteral("NAME"));
     cli.addOption(page);
     const QCommandLineOption jobFile(QStringLiteral("jobs"), QStringLiteral("A job file to load on the Jobs page."),
@@ -75,13 +76,12 @@ int main(int argc, char** argv)
         window.showPage(inspector);
     };
     QObject::connect(inspector, &jb::InspectorPage::recordOpened, window.recentFiles(), &jb::RecentFiles::add);
-    // The Library page opens records in the Inspector; a record opened there joins the library.
-    QObject::connect(library, &jb::LibraryPage::openRecords, &window,
-                     [&window](const QStringList& paths) { window.openRecordsHook(paths); });
-    QObject::connect(inspector, &jb::InspectorPage::recordOpened, library, [librarySpec](const QString& path) {
-        if (auto lib = jb::Library::open(librarySpec))
-            (void)(*lib)->addFile(path.toStdString());  // a library that cannot take it changes nothing here
-    });
+    // The Library page opens records, and two as a comparison, in the Inspector; a record opened
+    // there, and one the dashboard saves, joins the library.
+    new jb::InspectorBridge(library, inspector, [&window, inspector] { window.showPage(inspector); }, library);
+    QObject::connect(inspector, &jb::InspectorPage::recordOpened, library, &jb::LibraryPage::addFile);
+    QObject::connect(window.measurePage(), &jb::MeasurePage::recordSaved, library, &jb::LibraryPage::addFile);
+    QObject::connect(jobs, &jb::JobsPage::manifestWritten, library, &jb::LibraryPage::addFile);
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
                      [&window](const QString& path, const QString&) {
                          if (!QFileInfo::exists(path))
@@ -126,6 +126,7 @@ int main(int argc, char** argv)
         QWidget* w = p == QLatin1String("inspector") ? static_cast<QWidget*>(inspector)
                      : p == QLatin1String("noise")   ? static_cast<QWidget*>(noise)
                      : p == QLatin1String("jobs")    ? static_cast<QWidget*>(jobs)
+                     : p == QLatin1String("library") ? static_cast<QWidget*>(library)
                                                      : static_cast<QWidget*>(window.measurePage());
         window.showPage(w);
     }

@@ -8,27 +8,11 @@ namespace jb {
 
 namespace {
 
-nlohmann::json toPlain(const nlohmann::ordered_json& o)
-{
-    return nlohmann::json::parse(o.dump());
-}
-
-template <class T>
-nlohmann::json orNull(const std::optional<T>& v)
-{
-    return v ? nlohmann::json(*v) : nlohmann::json();
-}
-
-nlohmann::json bracketJson(const std::optional<Bracket>& b)
+std::optional<EnergyBracket> energyBracket(const std::optional<Bracket>& b)
 {
     if (!b)
-        return nullptr;
-    nlohmann::json j;
-    j["intervals"] = b->intervals;
-    j["mean_w"] = b->mean_w;
-    j["sd_w"] = b->sd_w;
-    j["span_seconds"] = double(b->span_ns) / 1e9;
-    return j;
+        return std::nullopt;
+    return EnergyBracket{b->intervals, b->mean_w, b->sd_w, double(b->span_ns) / 1e9};
 }
 
 }  // namespace
@@ -68,20 +52,19 @@ void EnergyMeter::stop()
             e.sampler->stop();
 }
 
-nlohmann::json EnergyMeter::report(std::int64_t t0, std::int64_t t1, std::int64_t t2, std::int64_t t3,
-                                   double idle_seconds) const
+JobEnergy EnergyMeter::report(std::int64_t t0, std::int64_t t1, std::int64_t t2, std::int64_t t3,
+                              double idle_seconds) const
 {
-    nlohmann::json out;
-    out["idle_seconds"] = idle_seconds;
-    out["sampling_period_seconds"] = double(period_ns_) / 1e9;
-    nlohmann::json counters = nlohmann::json::object();
+    JobEnergy out;
+    out.idle_seconds = idle_seconds;
+    out.sampling_period_seconds = double(period_ns_) / 1e9;
     for (const Entry& e : entries_) {
-        nlohmann::json c;
-        c["spec"] = e.spec;
-        c["available"] = e.sampler != nullptr;
+        CounterEnergy c;
+        c.spec = e.spec;
+        c.available = e.sampler != nullptr;
         if (!e.sampler) {
-            c["reason"] = e.problem;
-            counters[e.spec] = c;
+            c.reason = e.problem;
+            out.counters[e.spec] = c;
             continue;
         }
         const std::vector<Interval> all = e.sampler->store()->all();
@@ -93,25 +76,25 @@ nlohmann::json EnergyMeter::report(std::int64_t t0, std::int64_t t1, std::int64_
         s.idle_before = slice(between(span, t0, t1));
         s.idle_after = slice(between(span, t2, t3));
         const CounterRound r = counterRound(s);
-        c["info"] = toPlain(e.sampler->counterInfo());
-        c["total_j"] = double(r.window_nj) / 1e9;
-        c["covered_seconds"] = double(r.covered_ns) / 1e9;
-        c["busy"] = bracketJson(r.busy);
-        c["idle_before"] = bracketJson(r.idle_before);
-        c["idle_after"] = bracketJson(r.idle_after);
-        c["marginal_j"] = r.has_marginal ? nlohmann::json(r.marginal_nj / 1e9) : nlohmann::json();
-        c["ratio"] = orNull(r.ratio);
-        c["verdict"] = orNull(r.verdict);
+        c.info = nlohmann::json::parse(e.sampler->counterInfo().dump());  // sorted as the manifest
+        c.total_j = double(r.window_nj) / 1e9;
+        c.covered_seconds = double(r.covered_ns) / 1e9;
+        c.busy = energyBracket(r.busy);
+        c.idle_before = energyBracket(r.idle_before);
+        c.idle_after = energyBracket(r.idle_after);
+        if (r.has_marginal)
+            c.marginal_j = r.marginal_nj / 1e9;
+        c.ratio = r.ratio;
+        c.verdict = r.verdict;
         if (!r.has_marginal)
-            c["marginal_note"] = idle_seconds > 0 ? "fewer than two intervals in the job or an idle bracket"
-                                                  : "no idle brackets (energy.idle_seconds is 0)";
+            c.marginal_note = idle_seconds > 0 ? "fewer than two intervals in the job or an idle bracket"
+                                               : "no idle brackets (energy.idle_seconds is 0)";
         const SamplerFigures f = e.sampler->figures();
-        c["intervals"] = f.intervals;
-        c["read_errors"] = f.read_errors;
-        c["last_error"] = orNull(f.last_error);
-        counters[e.spec] = c;
+        c.intervals = f.intervals;
+        c.read_errors = f.read_errors;
+        c.last_error = f.last_error;
+        out.counters[e.spec] = std::move(c);
     }
-    out["counters"] = counters;
     return out;
 }
 

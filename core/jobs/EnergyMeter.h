@@ -5,11 +5,11 @@
 // and the marginal joules above the idle power of the brackets (jb::counterRound, the very
 // arithmetic of a measure round). A counter that cannot be opened is reported with the reason.
 #include "counters/CounterRegistry.h"
-
-#include <nlohmann/json.hpp>
+#include "jobs/JobReports.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,8 +28,9 @@ public:
     void stop();
 
     // Times on the monotonic clock: idle before [t0, t1], the job [t1, t2], idle after [t2, t3].
-    nlohmann::json report(std::int64_t t0_ns, std::int64_t t1_ns, std::int64_t t2_ns, std::int64_t t3_ns,
-                          double idle_seconds) const;
+    // gpu_counter and package_counter are left for the caller (it knows which is which).
+    JobEnergy report(std::int64_t t0_ns, std::int64_t t1_ns, std::int64_t t2_ns, std::int64_t t3_ns,
+                     double idle_seconds) const;
 
     // Mean power of a counter over its last intervals covering about window_ns (none where it
     // is not running or has no interval yet).

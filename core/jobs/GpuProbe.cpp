@@ -232,37 +232,30 @@ std::optional<double> GpuProbe::powerW(const GpuInfo& gpu)
     return double(*mw) / 1000.0;
 }
 
-nlohmann::json GpuProbe::accounting(const GpuInfo& gpu, const std::set<std::int64_t>& pids)
+std::optional<JobAccounting> GpuProbe::accounting(const GpuInfo& gpu, const std::set<std::int64_t>& pids)
 {
     void* dev = nvmlDevice(gpu);
     if (!dev || !nvml_->hasAccounting())
-        return nullptr;
-    nlohmann::json j;
+        return std::nullopt;
+    JobAccounting a;
     auto mode = nvml_->accountingMode(dev);
     if (!mode) {
-        j["enabled"] = nullptr;
-        j["error"] = mode.error();
-        return j;
+        a.error = mode.error();
+        return a;
     }
-    j["enabled"] = *mode;
+    a.enabled = *mode;
     if (!*mode)
-        return j;
-    nlohmann::json per = nlohmann::json::object();
-    std::int64_t max_mib = 0, sum_mib = 0;
+        return a;
     for (std::int64_t pid : pids) {
         auto s = nvml_->accountingStats(dev, pid);
         if (!s)
             continue;  // the process never touched this GPU
         const std::int64_t mib = std::int64_t(s->max_memory_bytes / std::uint64_t(kMiB));
-        per[std::to_string(pid)] = mib;
-        max_mib = std::max(max_mib, mib);
-        sum_mib += mib;
+        a.per_process_max_memory_mib[pid] = mib;
+        a.max_process_memory_mib = std::max(a.max_process_memory_mib, mib);
+        a.sum_of_process_max_memory_mib += mib;
     }
-    j["per_process_max_memory_mib"] = per;
-    j["max_process_memory_mib"] = max_mib;
-    // Each process's own peak, added up: an upper bound of the job's peak, not the peak itself.
-    j["sum_of_process_max_memory_mib"] = sum_mib;
-    return j;
+    return a;
 }
 
 }  // namespace jb

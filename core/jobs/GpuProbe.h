@@ -3,6 +3,7 @@
 // `nvidia-smi` CSV where NVML cannot be loaded. Both the library path and the program are
 // injected, so tests use a fake library and a fake nvidia-smi script.
 #include "base/Result.h"
+#include "jobs/JobReports.h"
 
 #include <nlohmann/json.hpp>
 
@@ -60,9 +61,9 @@ public:
     Result<GpuMemoryReading> processMemory(const GpuInfo& gpu, const std::set<std::int64_t>& pids);
     // Board power in W (NVML only).
     std::optional<double> powerW(const GpuInfo& gpu);
-    // With NVML accounting mode on: each pid's maxMemoryUsage in MiB ({enabled, per_pid_mib,
-    // max_mib}); {enabled: false} where it is off, null where NVML is not loaded.
-    nlohmann::json accounting(const GpuInfo& gpu, const std::set<std::int64_t>& pids);
+    // With NVML accounting mode on: each pid's maxMemoryUsage in MiB, their maximum and sum;
+    // enabled false where it is off, nothing where NVML is not loaded.
+    std::optional<JobAccounting> accounting(const GpuInfo& gpu, const std::set<std::int64_t>& pids);
 
     // Why NVML is not used (empty where it is).
     const std::string& nvmlProblem() const { return nvml_problem_; }

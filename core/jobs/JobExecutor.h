@@ -8,6 +8,7 @@
 #include "base/Result.h"
 #include "counters/CounterRegistry.h"
 #include "jobs/GpuProbe.h"
+#include "jobs/JobReports.h"
 #include "jobs/Manifest.h"
 
 #include <nlohmann/json.hpp>
@@ -98,12 +99,12 @@ struct JobOutcome {
     std::int64_t memory_samples = 0;
     std::int64_t memory_read_errors = 0;
     std::optional<std::string> memory_last_error;
-    nlohmann::json accounting;
-    nlohmann::json energy;
+    std::optional<JobAccounting> accounting;  // none where NVML is not loaded
+    std::optional<JobEnergy> energy;          // none where the energy counters never ran
     std::optional<SessionEnding> termination;  // none: no session was started (null in the manifest)
     nlohmann::json logs = nlohmann::json::object();
     std::vector<std::string> notes;
-    nlohmann::json slurm;  // the Slurm executor's record (Manifest.h)
+    std::optional<SlurmRecord> slurm;  // the Slurm executor's record
     // The manifest the job's node wrote, completed by the executor: written as it is.
     std::optional<JobManifest> manifest;
 };

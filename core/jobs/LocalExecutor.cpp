@@ -188,11 +188,12 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     auto finishEnergy = [&](std::int64_t t2) {
         const std::int64_t t3 = monotonicNs();
         meter.stop();
-        out.energy = meter.report(t0, t1, t2, t3, launch.energy.idle_seconds);
-        out.energy["gpu_counter"] = launch.energy.gpu ? nlohmann::json(gpu_spec) : nlohmann::json();
-        out.energy["package_counter"] = launch.energy.package_counter.empty()
-            ? nlohmann::json()
-            : nlohmann::json(launch.energy.package_counter);
+        JobEnergy e = meter.report(t0, t1, t2, t3, launch.energy.idle_seconds);
+        if (launch.energy.gpu)
+            e.gpu_counter = gpu_spec;
+        if (!launch.energy.package_counter.empty())
+            e.package_counter = launch.energy.package_counter;
+        out.energy = std::move(e);
     };
     if (cancel.load()) {
         out.status = JobStatus::Cancelled;

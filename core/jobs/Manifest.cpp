@@ -103,10 +103,10 @@ nlohmann::json JobManifest::toJson() const
     h["memory_samples"] = hardware.memory_samples;
     h["memory_read_errors"] = hardware.memory_read_errors;
     h["memory_last_error"] = orNull(hardware.memory_last_error);
-    h["accounting"] = hardware.accounting;
+    h["accounting"] = hardware.accounting ? hardware.accounting->toJson() : nlohmann::json();
     j["hardware"] = h;
     j["work"] = work;
-    j["energy"] = energy;
+    j["energy"] = energy ? energy->toJson() : nlohmann::json();
     j["logs"] = logs;
     j["run_directory"] = run_directory;
     j["cuda_visible_devices"] = cuda_visible_devices;
@@ -115,8 +115,8 @@ nlohmann::json JobManifest::toJson() const
     j["termination"] = termination;
     j["notes"] = notes;
     j["joulebench_version"] = joulebench_version;
-    if (!slurm.is_null())
-        j["slurm"] = slurm;  // only jobs run by the Slurm executor have one
+    if (slurm)
+        j["slurm"] = slurm->toJson();  // only jobs run by the Slurm executor have one
     return j;
 }
 
@@ -188,12 +188,12 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
         if (auto* v = member(h, "memory_read_errors"))
             hw.memory_read_errors = asIntAtLeast(*v, "$.hardware.memory_read_errors", 0);
         hw.memory_last_error = optString(member(h, "memory_last_error"), "$.hardware.memory_last_error");
-        if (auto* v = member(h, "accounting"))
-            hw.accounting = *v;
+        if (auto* v = member(h, "accounting"); v && !v->is_null())
+            hw.accounting = JobAccounting::read(*v, "$.hardware.accounting");
         if (auto* v = member(j, "work"))
             m.work = *v;
-        if (auto* v = member(j, "energy"))
-            m.energy = *v;
+        if (auto* v = member(j, "energy"); v && !v->is_null())
+            m.energy = JobEnergy::read(*v, "$.energy");
         if (auto* v = member(j, "logs"))
             m.logs = *v;
         if (auto* v = member(j, "run_directory"))
@@ -211,7 +211,7 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
         if (auto* v = member(j, "joulebench_version"))
             m.joulebench_version = asString(*v, "$.joulebench_version");
         if (auto* v = member(j, "slurm"); v && !v->is_null())
-            m.slurm = asObject(*v, "$.slurm");
+            m.slurm = SlurmRecord::read(*v, "$.slurm");
         return m;
     });
 }

@@ -6,6 +6,7 @@
 // keys, indent 2 and a final newline, as the reference's json.dump(indent=2, sort_keys=True).
 #include "base/Result.h"
 #include "jobs/JobFile.h"
+#include "jobs/JobReports.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +37,7 @@ struct JobHardware {
     std::int64_t memory_samples = 0;
     std::int64_t memory_read_errors = 0;
     std::optional<std::string> memory_last_error;
-    nlohmann::json accounting;  // null where NVML is not loaded (GpuProbe::accounting)
+    std::optional<JobAccounting> accounting;  // null where NVML is not loaded (GpuProbe::accounting)
     friend bool operator==(const JobHardware&, const JobHardware&) = default;
 };
 
@@ -52,7 +53,7 @@ struct JobManifest {
     double completed_unix_time = 0;
     JobHardware hardware;
     nlohmann::json work = nlohmann::json::object();
-    nlohmann::json energy;                           // EnergyMeter's report
+    std::optional<JobEnergy> energy;                 // EnergyMeter's report (null where none)
     nlohmann::json logs = nlohmann::json::object();  // {stdout, stderr}: paths
     std::string run_directory;
     std::string cuda_visible_devices;
@@ -62,8 +63,8 @@ struct JobManifest {
     std::vector<std::string> notes;            // why it failed to start, ambiguous results ...
     std::string joulebench_version;
     // The Slurm executor's record (core/jobs/Slurm.h): job id, cluster, partition, node, times,
-    // Slurm's state and exit code, the GPUs it gave. Null (and not written) for local jobs.
-    nlohmann::json slurm;
+    // Slurm's state and exit code, the GPUs it gave. None (and not written) for local jobs.
+    std::optional<SlurmRecord> slurm;
 
     nlohmann::json toJson() const;
     // The error names the file (origin) and the JSON path.

@@ -117,24 +117,6 @@ bool SlurmJobInfo::finished() const
     return std::none_of(std::begin(live), std::end(live), [&](const char* s) { return state == s; });
 }
 
-nlohmann::json SlurmJobInfo::toJson() const
-{
-    auto orNull = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
-    nlohmann::json j;
-    j["job_id"] = job_id;
-    j["state"] = orNull(state);
-    j["reason"] = orNull(reason);
-    j["partition"] = orNull(partition);
-    j["node"] = orNull(node);
-    j["submit_time"] = orNull(submit_time);
-    j["start_time"] = orNull(start_time);
-    j["end_time"] = orNull(end_time);
-    j["exit_code"] = exit_code ? nlohmann::json(*exit_code) : nlohmann::json();
-    j["signal"] = signal ? nlohmann::json(*signal) : nlohmann::json();
-    j["state_source"] = orNull(source);
-    return j;
-}
-
 std::map<std::string, std::string> parseKeyValues(const std::string& text)
 {
     std::map<std::string, std::string> kv;
@@ -320,34 +302,51 @@ std::vector<std::string> sbatchArgv(const SlurmPrograms& programs, const Executo
 
 namespace jb {
 
-nlohmann::json slurmNodeRecord(const std::vector<std::string>& env, const nlohmann::json& gpus)
+SlurmRecord slurmNodeRecord(const std::vector<std::string>& env, const std::vector<SlurmGpu>& gpus)
 {
-    auto get = [&](const char* name) -> nlohmann::json {
+    auto get = [&](const char* name) -> std::optional<std::string> {
         const std::string key = std::string(name) + "=";
         for (const std::string& e : env)
             if (e.rfind(key, 0) == 0)
                 return e.substr(key.size());
-        return nullptr;
+        return std::nullopt;
     };
-    nlohmann::json j;
-    j["job_id"] = get("SLURM_JOB_ID");
-    j["cluster"] = get("SLURM_CLUSTER_NAME");
-    j["partition"] = get("SLURM_JOB_PARTITION");
-    j["node"] = get("SLURMD_NODENAME");
-    j["cuda_visible_devices"] = get("CUDA_VISIBLE_DEVICES");
-    j["job_gpus"] = get("SLURM_JOB_GPUS");
-    j["gpus"] = gpus;
-    return j;
+    SlurmRecord r;
+    r.job_id = get("SLURM_JOB_ID");
+    r.partition = get("SLURM_JOB_PARTITION");
+    r.node = get("SLURMD_NODENAME");
+    SlurmAllocation& a = r.allocation.emplace();
+    a.cluster = get("SLURM_CLUSTER_NAME");
+    a.cuda_visible_devices = get("CUDA_VISIBLE_DEVICES");
+    a.job_gpus = get("SLURM_JOB_GPUS");
+    a.gpus = gpus;
+    return r;
 }
 
-void mergeSlurmInfo(nlohmann::json& slurm, const SlurmJobInfo& info)
+void mergeSlurmInfo(std::optional<SlurmRecord>& slurm, const SlurmJobInfo& info)
 {
-    if (!slurm.is_object())
-        slurm = nlohmann::json::object();
-    const nlohmann::json add = info.toJson();
-    for (auto it = add.begin(); it != add.end(); ++it)
-        if (!it->is_null() || !slurm.contains(it.key()))
-            slurm[it.key()] = *it;
+    SlurmRecord& r = slurm ? *slurm : slurm.emplace();
+    // What Slurm does not know (an empty field) leaves what the record has.
+    auto take = [](std::optional<std::string>& field, const std::string& v) {
+        if (!v.empty())
+            field = v;
+    };
+    auto takeInt = [](std::optional<int>& field, const std::optional<int>& v) {
+        if (v)
+            field = v;
+    };
+    r.job_id = info.job_id;
+    take(r.partition, info.partition);
+    take(r.node, info.node);
+    SlurmEnd& e = r.end ? *r.end : r.end.emplace();
+    take(e.state, info.state);
+    take(e.reason, info.reason);
+    take(e.submit_time, info.submit_time);
+    take(e.start_time, info.start_time);
+    take(e.end_time, info.end_time);
+    takeInt(e.exit_code, info.exit_code);
+    takeInt(e.signal, info.signal);
+    take(e.state_source, info.source);
 }
 
 }  // namespace jb

@@ -5,6 +5,7 @@
 // output captured from a real cluster (tests/fixtures/slurm/).
 #include "base/Result.h"
 #include "jobs/JobFile.h"
+#include "jobs/JobReports.h"
 #include "jobs/Manifest.h"
 
 #include <nlohmann/json.hpp>
@@ -43,7 +44,6 @@ struct SlurmJobInfo {
 
     bool pending() const;
     bool finished() const;  // no longer pending, running, suspended or completing
-    nlohmann::json toJson() const;
 };
 
 // "KEY=VALUE KEY=VALUE ..." over any whitespace (scontrol show, the jobcomp log); a value runs to
@@ -100,10 +100,11 @@ namespace jb {
 // The `slurm` object the node's `jobs exec` starts the manifest with, from the allocation's
 // environment (SLURM_JOB_ID, SLURM_CLUSTER_NAME, SLURM_JOB_PARTITION, SLURMD_NODENAME,
 // CUDA_VISIBLE_DEVICES, SLURM_JOB_GPUS) and the GPUs resolved on the node (index, uuid).
-nlohmann::json slurmNodeRecord(const std::vector<std::string>& environment, const nlohmann::json& gpus);
+SlurmRecord slurmNodeRecord(const std::vector<std::string>& environment, const std::vector<SlurmGpu>& gpus);
 
 // The driver's additions once Slurm says the job is over: its final state, reason, exit code,
-// signal, times and node (fields Slurm does not know are left as the node wrote them).
-void mergeSlurmInfo(nlohmann::json& slurm, const SlurmJobInfo& info);
+// signal, times and node (fields Slurm does not know are left as the node wrote them); a record
+// is made where there is none.
+void mergeSlurmInfo(std::optional<SlurmRecord>& slurm, const SlurmJobInfo& info);
 
 }  // namespace jb

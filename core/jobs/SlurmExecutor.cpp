@@ -143,7 +143,7 @@ JobOutcome SlurmExecutor::finish(const JobLaunch& launch, const SlurmJobInfo& in
     if (auto m = readManifest(manifest_path)) {
         // The node ran the job and recorded it; Slurm's word on how it ended is added.
         mergeSlurmInfo(m->slurm, info);
-        m->slurm["job_id"] = job_id;
+        m->slurm->job_id = job_id;
         if (m->status == JobStatus::Cancelled && slurm_status &&
             (*slurm_status == JobStatus::Timeout || *slurm_status == JobStatus::NodeFailed ||
              *slurm_status == JobStatus::Preempted)) {
@@ -171,8 +171,8 @@ JobOutcome SlurmExecutor::finish(const JobLaunch& launch, const SlurmJobInfo& in
     if (cancelled_by_driver)
         out.notes.push_back("cancelled by the driver (scancel)");
     mergeSlurmInfo(out.slurm, info);
-    out.slurm["job_id"] = job_id;
-    out.slurm["written_by"] = "driver";
+    out.slurm->job_id = job_id;
+    out.slurm->written_by = "driver";
     return out;
 }
 

@@ -352,7 +352,9 @@ Status Library::prepareSchema()
                 return Error{"library " + loc_.display + " is not a readable SQLite database (" +
                              sqlError(probe.lastError()) + ")" + rebuildHint(loc_)};
             const QStringList others = db.tables();
-            if (!others.isEmpty())
+            // jb_schema among them: another process made the library since the look above (two
+            // first adds at once); the transaction below reads its version under the lock.
+            if (!others.isEmpty() && !others.contains(QStringLiteral("jb_schema")))
                 return Error{"library " + loc_.display + " is a SQLite database but not a JouleBench library (it has " +
                              "tables " + s(others.join(QStringLiteral(", "))) + " and no jb_schema)" +
                              rebuildHint(loc_)};
@@ -624,6 +626,11 @@ Result<AddResult> Library::addFile(const std::string& path)
             .toHex()));
     LibraryEntry e = entryFromRecord(*r, abs, sha, std::int64_t(bytes.size()),
                                      fi.lastModified().toMSecsSinceEpoch());
+    return storeOne(std::move(e));
+}
+
+Result<AddResult> Library::storeOne(LibraryEntry e)
+{
     if (Status st = begin(); !st)
         return Error{"library " + loc_.display + ": " + st.error()};
     auto res = store(std::move(e), true);
@@ -634,6 +641,112 @@ Result<AddResult> Library::addFile(const std::string& path)
         return Error{"library " + loc_.display + ": " + st.error()};
     }
     return res;
+}
+
+namespace {
+
+struct JsonFile {
+    std::string abs, bytes, sha256;
+    std::int64_t mtime_ms = 0;
+    nlohmann::json top;
+};
+
+Result<JsonFile> readJsonFile(const std::string& path)
+{
+    JsonFile f;
+    const QFileInfo fi(q(path));
+    f.abs = s(fi.absoluteFilePath());
+    QFile file(fi.absoluteFilePath());
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{"cannot read '" + f.abs + "': " + s(file.errorString())};
+    const QByteArray bytes = file.readAll();
+    f.bytes.assign(bytes.constData(), std::size_t(bytes.size()));
+    f.sha256 = s(QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+    f.mtime_ms = fi.lastModified().toMSecsSinceEpoch();
+    f.top = nlohmann::json::parse(f.bytes, nullptr, false);
+    if (f.top.is_discarded())
+        return Error{f.abs + ": not valid JSON"};
+    return f;
+}
+
+}  // namespace
+
+Result<AddResult> Library::addManifest(const std::string& path)
+{
+    auto f = readJsonFile(path);
+    if (!f)
+        return Error{f.error()};
+    auto e = entryFromManifest(f->top, f->abs, f->sha256, std::int64_t(f->bytes.size()), f->mtime_ms);
+    if (!e)
+        return Error{e.error()};
+    return storeOne(std::move(*e));
+}
+
+Result<std::vector<AddedMember>> Library::addComparison(const std::string& path)
+{
+    auto f = readJsonFile(path);
+    if (!f)
+        return Error{f.error()};
+    if (libraryFileKindOf(f->top) != LibraryFileKind::Comparison)
+        return Error{f->abs + ": not a comparison record (no \"kind\": \"joulebench-interleaved-comparison\")"};
+    auto paths = comparisonRecordPaths(f->top, f->abs);
+    if (!paths)
+        return Error{paths.error()};
+    std::vector<AddedMember> out;
+    for (const std::string& p : *paths) {
+        AddedMember m;
+        m.path = p;
+        if (auto r = addFile(p))
+            m.result = *r;
+        else
+            m.error = r.error();
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+Result<AddedFile> Library::add(const std::string& path)
+{
+    // A record first (the fast reader; most files are records); only a file that is not one is
+    // looked at as a comparison or a manifest.
+    auto asRecord = addFile(path);
+    if (asRecord) {
+        AddedFile a;
+        a.result = *asRecord;
+        return a;
+    }
+    auto f = readJsonFile(path);
+    if (!f)
+        return Error{asRecord.error()};
+    AddedFile a;
+    a.kind = libraryFileKindOf(f->top);
+    switch (a.kind) {
+    case LibraryFileKind::Record:
+        return Error{asRecord.error()};
+    case LibraryFileKind::Comparison: {
+        auto m = addComparison(path);
+        if (!m)
+            return Error{m.error()};
+        a.members = std::move(*m);
+        return a;
+    }
+    case LibraryFileKind::Manifest: {
+        auto r = addManifest(path);
+        if (!r)
+            return Error{r.error()};
+        a.result = *r;
+        return a;
+    }
+    }
+    return Error{asRecord.error()};
+}
+
+Result<AddedFile> addToLibrary(const std::string& path, const std::string& spec)
+{
+    auto lib = Library::open(librarySpec(spec));
+    if (!lib)
+        return Error{lib.error()};
+    return (*lib)->add(path);
 }
 
 Status Library::addEntries(std::vector<LibraryEntry> entries)
@@ -672,77 +785,107 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
         values << q(*lq.counter);
     }
     values << w.values;
-    // One pass: each record with its figures (a row per counter; none: one row of nulls).
+    // One pass: each record with its figures (a row per counter; none: one row of nulls). The
+    // table (details false) asks only for the columns it shows: the driver turns every column of
+    // every row into a value, so the hash, the JSON columns and the rest would cost it (the
+    // `library list` benchmark, docs/BENCHMARKS.md).
+    const QString recordColumns = details
+        ? QStringLiteral("r.path, r.sha256, r.size_bytes, r.missing, r.label, r.meta, r.host, r.host_system, "
+                         "r.host_machine, r.counters, r.status, r.started_ms, r.tool, r.commit_id, r.branch, r.dirty")
+        : QStringLiteral("r.path, r.missing, r.label, r.host, r.status, r.started_ms, r.commit_id, r.dirty");
+    const QString figureColumns = details
+        ? QStringLiteral("f.counter, f.rounds, f.clean, f.relative_only, f.noisy, f.unusable, f.no_verdict, "
+                         "f.median_j, f.min_j, f.max_j, f.s_per_decode, f.outliers")
+        : QStringLiteral("f.counter, f.rounds, f.clean, f.relative_only, f.noisy, f.unusable, f.no_verdict, "
+                         "f.median_j, f.min_j, f.max_j, f.s_per_decode");
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT r.id, %1, f.counter, f.rounds, f.clean, f.relative_only, f.noisy, f.unusable,"
-                                 " f.no_verdict, f.median_j, f.min_j, f.max_j, f.s_per_decode, f.outliers"
-                                 " FROM jb_records r LEFT JOIN jb_figures f ON f.record_id = r.id%2%3"
+    query.prepare(QStringLiteral("SELECT r.id, %1, %2 FROM jb_records r LEFT JOIN jb_figures f ON f.record_id = r.id%3%4"
                                  " ORDER BY r.started_ms, r.id, f.counter")
-                      .arg(QStringLiteral("r.path, r.sha256, r.size_bytes, r.missing, r.label, r.meta, r.host, "
-                                          "r.host_system, r.host_machine, r.counters, r.status, r.started_ms, r.tool, "
-                                          "r.commit_id, r.branch, r.dirty"),
-                           counterTerm, w.sql));
+                      .arg(recordColumns, figureColumns, counterTerm, w.sql));
     bindAll(query, values);
     if (!query.exec())
         return fail(query);
+    // Where each column is in this statement (-1: not asked for).
+    struct Columns {
+        int id, path, sha256, size_bytes, missing, label, meta, host, host_system, host_machine, counters, status,
+            started_ms, tool, commit_id, branch, dirty, counter, rounds, clean, relative_only, noisy, unusable,
+            no_verdict, median_j, min_j, max_j, s_per_decode, outliers;
+    };
+    const QSqlRecord names = query.record();
+    auto at_ = [&](const char* name) { return names.indexOf(QLatin1String(name)); };
+    const Columns c{at_("id"),         at_("path"),          at_("sha256"),    at_("size_bytes"), at_("missing"),
+                    at_("label"),      at_("meta"),          at_("host"),      at_("host_system"),
+                    at_("host_machine"), at_("counters"),    at_("status"),    at_("started_ms"), at_("tool"),
+                    at_("commit_id"),  at_("branch"),        at_("dirty"),     at_("counter"),    at_("rounds"),
+                    at_("clean"),      at_("relative_only"), at_("noisy"),     at_("unusable"),   at_("no_verdict"),
+                    at_("median_j"),   at_("min_j"),         at_("max_j"),     at_("s_per_decode"),
+                    at_("outliers")};
+    auto text = [&](int i) { return i < 0 ? std::string() : s(query.value(i).toString()); };
+    auto integer = [&](int i) { return i < 0 ? 0 : query.value(i).toInt(); };
     std::int64_t last = -1;
     while (query.next()) {
-        const std::int64_t id = query.value(0).toLongLong();
+        const std::int64_t id = query.value(c.id).toLongLong();
         if (id != last) {
             last = id;
             LibraryEntry e;
             e.id = id;
-            e.path = s(query.value(1).toString());
-            e.sha256 = s(query.value(2).toString());
-            e.size_bytes = query.value(3).toLongLong();
-            e.missing = query.value(4).toInt() != 0;
-            e.label = optText(query.value(5));
-            if (details) {  // JSON columns: parsed only where asked for (not for the table)
-                e.meta = ojson::parse(s(query.value(6).toString()), nullptr, false);
+            e.path = text(c.path);
+            e.sha256 = text(c.sha256);
+            if (c.size_bytes >= 0)
+                e.size_bytes = query.value(c.size_bytes).toLongLong();
+            e.missing = integer(c.missing) != 0;
+            e.label = optText(query.value(c.label));
+            if (c.meta >= 0) {  // JSON columns: parsed only where asked for (not for the table)
+                e.meta = ojson::parse(text(c.meta), nullptr, false);
                 if (e.meta.is_discarded())
                     e.meta = ojson::object();
-                const ojson c = ojson::parse(s(query.value(10).toString()), nullptr, false);
-                if (c.is_array())
-                    for (const ojson& x : c)
+            }
+            if (c.counters >= 0) {
+                const ojson cs = ojson::parse(text(c.counters), nullptr, false);
+                if (cs.is_array())
+                    for (const ojson& x : cs)
                         if (x.is_string())
                             e.counters.push_back(x.get<std::string>());
             }
-            e.host = s(query.value(7).toString());
-            e.host_system = s(query.value(8).toString());
-            e.host_machine = s(query.value(9).toString());
-            e.status = s(query.value(11).toString());
-            e.started_ms = query.value(12).toLongLong();
-            e.tool = s(query.value(13).toString());
-            e.commit = optText(query.value(14));
-            e.branch = optText(query.value(15));
-            if (!query.value(16).isNull())
-                e.dirty = query.value(16).toInt() != 0;
+            e.host = text(c.host);
+            e.host_system = text(c.host_system);
+            e.host_machine = text(c.host_machine);
+            e.status = text(c.status);
+            e.started_ms = query.value(c.started_ms).toLongLong();
+            e.tool = text(c.tool);
+            e.commit = optText(query.value(c.commit_id));
+            if (c.branch >= 0)
+                e.branch = optText(query.value(c.branch));
+            if (const QVariant d = query.value(c.dirty); !d.isNull())
+                e.dirty = d.toInt() != 0;
             at[e.id] = out.size();
             out.push_back(std::move(e));
         }
-        if (query.value(17).isNull())
+        if (query.isNull(c.counter))
             continue;  // a record without whole-device figures
         CounterFigures f;
-        f.counter = s(query.value(17).toString());
+        f.counter = text(c.counter);
         CounterSummary& m = f.summary;
-        m.rounds = query.value(18).toInt();
-        m.clean = query.value(19).toInt();
-        m.relative_only = query.value(20).toInt();
-        m.noisy = query.value(21).toInt();
-        m.unusable = query.value(22).toInt();
-        m.no_verdict = query.value(23).toInt();
-        m.median_j_per_decode = optReal(query.value(24));
-        m.min_j_per_decode = optReal(query.value(25));
-        m.max_j_per_decode = optReal(query.value(26));
-        f.s_per_decode = optReal(query.value(27));
-        const QString outliers = query.value(28).toString();
-        if (outliers != QLatin1String("[]")) {
-            const ojson o = ojson::parse(s(outliers), nullptr, false);
-            if (o.is_array())
-                for (const ojson& x : o)
-                    if (x.is_number_integer())
-                        m.outlier_rounds.push_back(x.get<int>());
+        m.clean = integer(c.clean);
+        m.relative_only = integer(c.relative_only);
+        m.noisy = integer(c.noisy);
+        m.unusable = integer(c.unusable);
+        m.no_verdict = integer(c.no_verdict);
+        m.rounds = integer(c.rounds);
+        m.median_j_per_decode = optReal(query.value(c.median_j));
+        m.min_j_per_decode = optReal(query.value(c.min_j));
+        m.max_j_per_decode = optReal(query.value(c.max_j));
+        f.s_per_decode = optReal(query.value(c.s_per_decode));
+        if (c.outliers >= 0) {
+            const QString outliers = query.value(c.outliers).toString();
+            if (outliers != QLatin1String("[]")) {
+                const ojson o = ojson::parse(s(outliers), nullptr, false);
+                if (o.is_array())
+                    for (const ojson& x : o)
+                        if (x.is_number_integer())
+                            m.outlier_rounds.push_back(x.get<int>());
+            }
         }
         out.back().figures.push_back(std::move(f));
     }
@@ -796,7 +939,10 @@ Result<RefreshReport> Library::refresh()
             ++rep.missing;
             continue;
         }
-        auto r = addFile(e.path);
+        auto added = add(e.path);  // a record or a manifest (what an entry can be)
+        Result<AddResult> r = !added ? Result<AddResult>(Error{added.error()})
+            : added->result              ? Result<AddResult>(*added->result)
+                                         : Result<AddResult>(Error{e.path + ": now a comparison record, not an entry"});
         if (!r) {
             rep.notes.push_back("unreadable now: " + r.error());
             ++rep.missing;
@@ -882,10 +1028,14 @@ Result<std::vector<std::string>> rebuildLibrary(const std::string& spec, const s
             files.push_back(f);
     int added = 0, skipped = 0;
     for (const std::string& f : files) {
-        auto r = (*lib)->addFile(f);
-        if (r)
+        auto r = (*lib)->add(f);
+        if (r && r->result)
             ++added;
-        else {
+        else if (r) {  // a comparison: its records (found in the folders too, or named by it)
+            for (const AddedMember& m : r->members)
+                if (!m.result)
+                    lines.push_back("skipped: " + m.error);
+        } else {
             ++skipped;
             lines.push_back("skipped: " + r.error());
         }

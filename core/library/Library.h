@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,19 @@ struct AddResult {
     std::string moved_from;  // Moved: the old path
 };
 
+// One file added as part of another (a comparison's records): its outcome or why not.
+struct AddedMember {
+    std::string path;
+    std::optional<AddResult> result;
+    std::string error;  // when result is empty
+};
+// What Library::add did with one file.
+struct AddedFile {
+    LibraryFileKind kind = LibraryFileKind::Record;
+    std::optional<AddResult> result;   // a record or a manifest
+    std::vector<AddedMember> members;  // a comparison: its records
+};
+
 struct RefreshReport {
     int unchanged = 0, reindexed = 0, missing = 0, returned = 0;
     std::vector<std::string> notes;  // one line per changed, missing or unreadable file
@@ -70,12 +84,26 @@ public:
     // Same path, other hash: re-indexed. New path with the hash of an entry whose file is
     // gone: moved. The error names the file (loadRecord's message) or the database's reason.
     Result<AddResult> addFile(const std::string& path);
+    // A job manifest (manifest.json of `jobs run` or the Jobs page, or the reference driver's)
+    // as one entry (entryFromManifest), with the same rules as addFile.
+    Result<AddResult> addManifest(const std::string& path);
+    // A comparison record (comparison.json of `measure --out-dir`): the records it names, each
+    // as addFile. The error is for the comparison itself (unreadable, not a comparison);
+    // a member that cannot be added is reported in its own row.
+    Result<std::vector<AddedMember>> addComparison(const std::string& path);
+    // Any file JouleBench writes: a record, a comparison record or a job manifest, told apart
+    // by its top-level keys (libraryFileKindOf). What the dashboard and `library add` call.
+    Result<AddedFile> add(const std::string& path);
+
     // Stores entries as they are (no file read), all in one transaction (the benchmark).
     Status addEntries(std::vector<LibraryEntry> entries);
 
     // Entries matching q, oldest first; figures restricted to q.counter when set. rounds:
     // also load the per-round J per decode (check and trend need them; list does not).
-    // details false: meta and counters are left empty (the `list` table does not show them).
+    // details false: only what the `list` table and the Library page show (and trend needs) is
+    // read: the path, label, host, status, start time, commit and dirty flag, and per counter
+    // the round and verdict counts, median/min/max J per decode and s per decode. The sha256,
+    // size, meta, counters, host_system/machine, tool, branch and outliers are left empty.
     Result<std::vector<LibraryEntry>> list(const LibraryQuery& q, bool rounds = false, bool details = true);
     Result<std::int64_t> count();
 
@@ -92,12 +120,18 @@ private:
     Status commit();
     void rollback();
     Result<AddResult> store(LibraryEntry e, bool allow_move);
+    Result<AddResult> storeOne(LibraryEntry e);  // store in its own transaction
     Status insertDetails(const LibraryEntry& e);
 
     LibraryLocation loc_;
     QString connection_;
     int found_version_ = 0;
 };
+
+// For the places that write or open a file (the dashboard's saves and opens, `measure`,
+// `jobs run`): opens the library (librarySpec(spec)) and adds path to it (Library::add). The
+// error says why not; the caller warns and goes on (a library never costs a record).
+Result<AddedFile> addToLibrary(const std::string& path, const std::string& spec = {});
 
 // Rebuilds the library from the files: the paths it lists (read as far as the old file
 // allows) plus `paths` (files or folders, recursively). A SQLite file that cannot be opened

@@ -4,8 +4,11 @@
 // the figures the record's own statistics give (summaryOf: verdict counts, median J per decode
 // and its min/max; the per-round J per decode of Compare's jPerDecode; the median time per
 // decode). The JSON file stays the truth: an entry is always rebuilt from it.
+#include "base/Result.h"
 #include "record/Compare.h"
 #include "record/Record.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -48,6 +51,25 @@ struct LibraryEntry {
 // `file_time_ms` is the start time where the record has none.
 LibraryEntry entryFromRecord(const Record& r, const std::string& path, const std::string& sha256,
                              std::int64_t size_bytes, std::int64_t file_time_ms);
+
+// A job manifest (core/jobs JobManifest, as `jobs run` and the Jobs page write it, or the
+// reference driver's) as an entry: label the job's name (the reference's experiment_name), status the job's (completed, timeout,
+// ...), start time started_unix_time, provenance its `source`, host the Slurm node where there
+// is one, else "local"; per counter of its energy report with a marginal energy, one "round":
+// the job is the unit, so J per decode is the job's marginal J and s per decode its driver wall
+// time, with the counter's verdict. The error names the file where it is not a manifest.
+Result<LibraryEntry> entryFromManifest(const nlohmann::json& manifest, const std::string& path,
+                                       const std::string& sha256, std::int64_t size_bytes,
+                                       std::int64_t file_time_ms);
+
+// What a JSON file the library is given holds, from its top-level keys (none: not one of these).
+enum class LibraryFileKind { Record, Comparison, Manifest };
+const char* libraryFileKindName(LibraryFileKind k);  // "record", "comparison", "manifest"
+// A comparison record: `kind` is joulebench-interleaved-comparison. A job manifest: `status`,
+// `driver_wall_seconds` and `hardware`. Anything else is read as a record.
+LibraryFileKind libraryFileKindOf(const nlohmann::json& top);
+// The record files a comparison names (its children's `record`), resolved against its folder.
+Result<std::vector<std::string>> comparisonRecordPaths(const nlohmann::json& comparison, const std::string& path);
 
 // The value a meta key is matched against: strings as they are, anything else as compact JSON
 // (meta {"q": 3} matches meta.q=3; {"q": "3"} matches too).

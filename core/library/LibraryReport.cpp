@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 
@@ -49,7 +50,19 @@ std::string pct(double ratio)
 
 std::string isoTimeMs(std::int64_t ms)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate).toStdString();
+    // By hand (civil calendar, UTC), as Qt::ISODate writes it: `library list` formats one per row.
+    using namespace std::chrono;
+    const sys_time<milliseconds> t{milliseconds(ms)};
+    const sys_days day = floor<days>(t);
+    const year_month_day ymd{day};
+    const hh_mm_ss<seconds> hms{floor<seconds>(t - day)};
+    const int y = int(ymd.year());
+    if (y < 0 || y > 9999)
+        return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate).toStdString();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", y, unsigned(ymd.month()), unsigned(ymd.day()),
+                  int(hms.hours().count()), int(hms.minutes().count()), int(hms.seconds().count()));
+    return buf;
 }
 
 MedianInterval medianInterval(const std::vector<double>& values, int resamples, std::uint64_t seed)

@@ -1,6 +1,7 @@
 #include "noise/CadencePlan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -57,7 +58,39 @@ std::optional<CadencePlan> cadencePlan(const Record& r, const std::string& spec,
                       " ms), with busy windows and idle brackets of at least " + g(needed_s, 3) + " s (" +
                       std::to_string(int(kCoarseUpdates)) + " counter updates)");
     p.lines.push_back("plan again from that record: its idle sd is the noise at the new period");
+    p.settings = "sample every " + sample_ms + " ms, k " + std::to_string(p.k) + " (busy " + g(p.busy_s, 3) +
+        " s), idle " + g(p.idle_s, 3) + " s, " + std::to_string(p.rounds) + " rounds";
     return p;
+}
+
+std::string CadencePlan::text() const
+{
+    std::string t = counter.text();
+    for (const std::string& l : lines) {
+        if (l.empty())
+            continue;
+        if (!t.empty())
+            t += t.back() == '.' ? " " : ". ";
+        std::string s = l;
+        s[0] = char(std::toupper(static_cast<unsigned char>(s[0])));
+        t += s;
+    }
+    if (!t.empty() && t.back() != '.')
+        t += '.';
+    return t;
+}
+
+PlanOutcome CadencePlan::outcome() const
+{
+    PlanOutcome o;
+    o.reachable = false;
+    o.message = lines.size() > 1 ? lines[1] : std::string();
+    o.suggested_sample_s = sample_s;
+    o.idle_s = idle_s;
+    o.k = k;
+    o.busy_s = busy_s;
+    o.rounds = rounds;
+    return o;
 }
 
 }  // namespace jb

@@ -5,6 +5,7 @@
 // k or round count planned from it fixes it. The remedy is a sampling period no shorter than
 // the counter's update cadence and busy windows and idle brackets long enough to hold
 // kCoarseUpdates updates (the coarse-counter rule, stats/CounterResolution.h). Pure.
+#include "noise/Planner.h"
 #include "record/Record.h"
 #include "stats/CounterResolution.h"
 
@@ -31,6 +32,13 @@ struct CadencePlan {
     int rounds = 0;  // the record's, at least min_rounds
     // For people, one line each: why the noise figure is the counter's, what to run, what next.
     std::vector<std::string> lines;
+    // The settings in one line: "sample every 400 ms, k 5 (busy 4 s), idle 4 s, 6 rounds".
+    std::string settings;
+    // The counter's finding and the three lines as sentences, for a panel.
+    std::string text() const;
+    // As the planner's outcome: not reachable from this noise, the message is the remedy (lines[1]),
+    // the suggested sample period is sample_s, and idle_s, k, busy_s and rounds are the plan's.
+    PlanOutcome outcome() const;
 };
 
 // None where the counter is not coarse in this record or its cadence cannot be told.

@@ -6,13 +6,14 @@
 //   idle bracket | busy window | idle bracket | settle | busy window | idle bracket | ...
 //
 // with each interval's power = idle W + Gaussian noise (sd per interval) + the signal W
-// prorated over the part of the interval inside a busy window (the model of core/noise,
-// SimRun.h and docs/PLANNER.md). Each round's figures come from jb::between / covering /
-// counterRound, the code a real session runs, at the moment a session would compute them (two
-// sample periods after the bracket after the round ends). Pure: no widgets, no timers, no
-// wall clock; tests drive it.
+// prorated over the part of the interval inside a busy window. The incremental driver of the
+// model in SimModel.h (simulateRun, SimRun.h, is its batch one; docs/PLANNER.md): an unbounded
+// run, two sample periods of settling, no jitter or drift. Each round's figures come from
+// jb::between / covering / counterRound, the code a real session runs, at the moment a session
+// would compute them (two sample periods after the bracket after the round ends). Pure: no
+// widgets, no timers, no wall clock; tests drive it.
 #include "base/Interval.h"
-#include "noise/NoiseMath.h"
+#include "noise/SimModel.h"
 #include "record/Record.h"
 #include "session/Session.h"
 
@@ -54,50 +55,26 @@ public:
     void setPower(double idle_w, double noise_sd_w, double signal_w);
 
     // What happened while the clock advanced, in time order within each list.
-    struct Step {
-        std::vector<Interval> intervals;
-        std::vector<PhaseEvent> phases;
-        std::vector<std::pair<int, Round>> rounds;
-        bool empty() const { return intervals.empty() && phases.empty() && rounds.empty(); }
-    };
+    using Step = SimModel::Step;  // intervals, phases, rounds (index, figures); empty()
     Step advance(std::int64_t dt_ns);
     Step advanceTo(std::int64_t t_ns);
 
-    std::int64_t originNs() const { return origin_ns_; }
-    std::int64_t nowNs() const { return now_ns_; }
-    std::int64_t periodNs() const { return period_ns_; }
-    const std::vector<Interval>& intervals() const { return intervals_; }
-    const std::vector<Round>& rounds() const { return rounds_; }
+    std::int64_t originNs() const { return model_.layout().origin_ns; }
+    std::int64_t nowNs() const { return model_.nowNs(); }
+    std::int64_t periodNs() const { return model_.layout().period_ns; }
+    const std::vector<Interval>& intervals() const { return model_.intervals(); }
+    const std::vector<Round>& rounds() const { return model_.rounds(); }
 
     // The layout, in simulated ns. Bracket j: j = 0 before round 0, j = r + 1 after round r.
     std::array<std::int64_t, 2> busyWindow(int round) const;
     std::array<std::int64_t, 2> idleBracket(int j) const;
     // When round r's figures are computed (the settle after its bracket after ends).
     std::int64_t roundDueNs(int round) const;
-    std::int64_t cycleNs() const { return busy_ns_ + idle_ns_ + settle_ns_; }
+    std::int64_t cycleNs() const { return model_.cycleNs(); }
 
 private:
-    // The next phase event or round, and when.
-    enum class Next { IdleStarted0, IdleEnded0, BusyStarted, BusyEnded, IdleStarted, IdleEnded, Round };
-    std::int64_t nextDueNs() const;
-    void fire(Step& out);
-    void generateUpTo(std::int64_t t_ns, Step& out);
-    double busyOverlap(std::int64_t a, std::int64_t b) const;  // share of [a, b] inside windows
-    Round computeRound(int r) const;
-
     LiveSimSettings s_;
-    noise::Gaussian rng_;
-    std::int64_t origin_ns_;
-    std::int64_t period_ns_, idle_ns_, busy_ns_, settle_ns_;
-    std::int64_t first_read_ns_;  // the sampler's first read: one period before the origin + phase
-    std::int64_t now_ns_;
-    std::int64_t next_read_ = 1;  // index of the read that closes the next interval
-
-    Next next_ = Next::IdleStarted0;
-    int round_ = 0;  // the round the next event belongs to
-
-    std::vector<Interval> intervals_;
-    std::vector<Round> rounds_;
+    SimModel model_;
 };
 
 }  // namespace jb

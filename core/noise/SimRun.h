@@ -7,7 +7,8 @@
 //   idle bracket | busy window | idle bracket | settle | busy window | idle bracket | ...
 //
 // and each round's figures computed by the statistics code the session uses (between,
-// covering, counterRound). Tests check the planner and the noise figures against it.
+// covering, counterRound). The batch driver of the model in SimModel.h (LiveSim is its
+// incremental one). Tests check the planner and the noise figures against it.
 #include "record/Record.h"
 
 #include <cstdint>

@@ -1,11 +1,21 @@
 #include "record/Interleaved.h"
 
+#include "base/JsonReader.h"
+#include "record/AtomicWrite.h"
+#include "record/RecordJson.h"
 #include "record/Csv.h"
+#include "record/JsonText.h"
 #include "stats/Paired.h"
 
+#include <QDir>
+#include <QString>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 namespace jb {
 
@@ -142,6 +152,11 @@ ojson interleavedComparison(const InterleavedInput& in)
         c["rounds"] = in.records[i].rounds.size();
         c["median_j_per_decode"] = num(medianOf(figures[i].j_per_decode));
         c["median_s_per_decode"] = num(medianOf(figures[i].s_per_decode));
+        // Dropped by --keep-going: its rounds are those of the blocks before (a child's rounds are
+        // always the first blocks', so the pairs below hold the blocks both children measured).
+        if (const ojson& x = in.records[i].extra; x.contains("interleaved") && x["interleaved"].is_object() &&
+                                                   x["interleaved"].contains("dropped"))
+            c["dropped"] = x["interleaved"]["dropped"];
         children.push_back(std::move(c));
     }
     o["children"] = std::move(children);
@@ -237,6 +252,11 @@ std::string comparisonMarkdown(const ojson& c)
                 fewest = n;
         }
     }
+    for (const ojson& child : c.at("children"))
+        if (child.contains("dropped") && child["dropped"].is_object())
+            s += child.at("name").get<std::string>() + " was dropped at block " +
+                 std::to_string(child["dropped"].value("block", 0)) + " (--keep-going): " +
+                 child["dropped"].value("reason", std::string()) + "; its pairs hold the blocks before.\n";
     if (fewest > 0 && fewest < 6)
         s += "With " + std::to_string(fewest) + " paired blocks the smallest p the signed-rank test can give is " +
              pText(ojson(2.0 / std::pow(2.0, fewest))) + ": run at least 6 blocks for p < 0.05.\n";
@@ -273,6 +293,225 @@ std::string comparisonCsv(const ojson& c)
         s += csvRow(cells);
     }
     return s;
+}
+
+namespace {
+
+constexpr const char* kKind = "joulebench-interleaved-comparison";
+
+using namespace jsonread;
+
+std::optional<double> optNumber(const ojson& o, const std::string& path, const char* key)
+{
+    const ojson* v = member(o, key);
+    return v ? asNumberOrNull(*v, jsonPathKey(path, key)) : std::nullopt;
+}
+
+// [low, high] or null.
+void optInterval(const ojson& o, const std::string& path, const char* key, std::optional<double>& low,
+                 std::optional<double>& high)
+{
+    const ojson* v = member(o, key);
+    if (!v || v->is_null())
+        return;
+    const std::string p = jsonPathKey(path, key);
+    const ojson& a = asArray(*v, p, "[low, high] or null");
+    if (a.size() != 2)
+        jsonFail(p, "expected [low, high], found an array of " + std::to_string(a.size()));
+    low = asNumber(a[0], jsonPathIndex(p, 0));
+    high = asNumber(a[1], jsonPathIndex(p, 1));
+}
+
+ComparisonSide readSide(const ojson& v, const std::string& path, const char* unit)
+{
+    const ojson& o = asObject(v, path);
+    ComparisonSide s;
+    s.blocks = int(asIntAtLeast(need(o, path, "blocks", "the paired blocks"), jsonPathKey(path, "blocks"), 0));
+    s.median_baseline = optNumber(o, path, "median_baseline");
+    s.median = optNumber(o, path, "median");
+    s.ratio = optNumber(o, path, "ratio");
+    optInterval(o, path, "ratio_ci95", s.ratio_low, s.ratio_high);
+    s.difference = optNumber(o, path, (std::string("difference_") + unit).c_str());
+    optInterval(o, path, (std::string("difference_ci95_") + unit).c_str(), s.difference_low, s.difference_high);
+    s.p_value = optNumber(o, path, "p_value");
+    s.effect_size = optNumber(o, path, "effect_size_rank_biserial");
+    if (const ojson* x = member(o, "significant"); x && !x->is_null())
+        s.significant = asBool(*x, jsonPathKey(path, "significant"));
+    if (const ojson* x = member(o, "test"))
+        s.test = asString(*x, jsonPathKey(path, "test"));
+    if (const ojson* x = member(o, "problem"))
+        s.problem = asString(*x, jsonPathKey(path, "problem"));
+    return s;
+}
+
+ComparisonRecord readTree(const ojson& j)
+{
+    const ojson& o = asObject(j, "$");
+    const std::string kind = asString(need(o, "$", "kind", kKind), "$.kind");
+    if (kind != kKind)
+        jsonFail("$.kind", "expected \"" + std::string(kKind) + "\", found \"" + kind + "\" (not a comparison record)");
+    if (const std::int64_t v = asInt(need(o, "$", "version", "1"), "$.version"); v != 1)
+        jsonFail("$.version", "expected 1, found " + std::to_string(v) + " (written by a newer JouleBench?)");
+    ComparisonRecord c;
+    c.counter = asString(need(o, "$", "counter", "a counter"), "$.counter");
+    c.baseline = asString(need(o, "$", "baseline", "the baseline's name"), "$.baseline", true);
+    if (const ojson* v = member(o, "significance_level"))
+        c.significance_level = asNumberAtLeast(*v, "$.significance_level", 0, true);
+    if (const ojson* v = member(o, "resamples"))
+        c.resamples = asSmallInt(*v, "$.resamples");
+    if (const ojson* v = member(o, "warmup_blocks"))
+        c.warmup_blocks = asSmallInt(*v, "$.warmup_blocks");
+    if (const ojson* v = member(o, "order")) {
+        const ojson& a = asArray(*v, "$.order", "an array of blocks");
+        for (std::size_t b = 0; b < a.size(); ++b)
+            c.order.push_back(asStrings(a[b], jsonPathIndex("$.order", b)));
+    }
+    const ojson& children = asArray(need(o, "$", "children", "an array"), "$.children");
+    if (children.empty())
+        jsonFail("$.children", "expected at least one child, found an empty array");
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        const std::string p = jsonPathIndex("$.children", i);
+        const ojson& x = asObject(children[i], p);
+        ComparisonChild ch;
+        ch.name = asString(need(x, p, "name", "a name"), jsonPathKey(p, "name"), true);
+        if (const ojson* v = member(x, "argv"))
+            ch.argv = asStrings(*v, jsonPathKey(p, "argv"));
+        if (const ojson* v = member(x, "record"))
+            ch.record = asStringOrNull(*v, jsonPathKey(p, "record"));
+        if (const ojson* v = member(x, "status"))
+            ch.status = asStringOrNull(*v, jsonPathKey(p, "status"));
+        if (const ojson* v = member(x, "rounds"))
+            ch.rounds = int(asIntAtLeast(*v, jsonPathKey(p, "rounds"), 0));
+        ch.median_j_per_decode = optNumber(x, p, "median_j_per_decode");
+        ch.median_s_per_decode = optNumber(x, p, "median_s_per_decode");
+        if (const ojson* v = member(x, "dropped"); v && !v->is_null()) {
+            const std::string dp = jsonPathKey(p, "dropped");
+            const ojson& d = asObject(*v, dp);
+            ch.dropped_block = int(asIntAtLeast(need(d, dp, "block", "a block number"), jsonPathKey(dp, "block"), 0));
+            if (const ojson* r = member(d, "reason"))
+                ch.dropped_reason = asString(*r, jsonPathKey(dp, "reason"));
+        }
+        ch.baseline = ch.name == c.baseline;
+        for (const ComparisonChild& other : c.children)
+            if (other.name == ch.name)
+                jsonFail(jsonPathKey(p, "name"), "\"" + ch.name + "\" names two children");
+        c.children.push_back(std::move(ch));
+    }
+    if (std::none_of(c.children.begin(), c.children.end(), [](const ComparisonChild& ch) { return ch.baseline; }))
+        jsonFail("$.baseline", "\"" + c.baseline + "\" is none of the children");
+    if (const ojson* v = member(o, "pairs")) {
+        const ojson& pairs = asArray(*v, "$.pairs");
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const std::string p = jsonPathIndex("$.pairs", i);
+            const ojson& x = asObject(pairs[i], p);
+            const std::string name = asString(need(x, p, "name", "a child's name"), jsonPathKey(p, "name"));
+            auto it = std::find_if(c.children.begin(), c.children.end(),
+                                   [&](const ComparisonChild& ch) { return ch.name == name; });
+            if (it == c.children.end())
+                jsonFail(jsonPathKey(p, "name"), "\"" + name + "\" is none of the children");
+            if (it->baseline)
+                jsonFail(jsonPathKey(p, "name"), "\"" + name + "\" is the baseline, which has no pair");
+            it->energy = readSide(need(x, p, "energy", "the energy figures"), jsonPathKey(p, "energy"), "j");
+            it->time = readSide(need(x, p, "time", "the time figures"), jsonPathKey(p, "time"), "s");
+        }
+    }
+    return c;
+}
+
+}  // namespace
+
+Result<ComparisonRecord> readComparison(const ojson& j, const std::string& origin)
+{
+    return readJson(origin, [&] { return readTree(j); });
+}
+
+Result<ComparisonRecord> loadComparisonFile(const std::string& path)
+{
+    auto text = readWholeFile(path);
+    if (!text)
+        return Error{text.error()};
+    auto tree = parseJsonText(*text);
+    if (!tree)
+        return Error{path + ": " + tree.error()};
+    return readComparison(*tree, path);
+}
+
+bool looksLikeComparisonFile(const std::string& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        return false;
+    std::string head(512, '\0');
+    f.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(f.gcount()));
+    std::size_t i = 0;
+    auto skip = [&] {
+        while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i])))
+            ++i;
+    };
+    auto take = [&](std::string_view s) {
+        skip();
+        if (head.compare(i, s.size(), s) != 0)
+            return false;
+        i += s.size();
+        return true;
+    };
+    return take("{") && take("\"kind\"") && take(":") && take("\"" + std::string(kKind) + "\"");
+}
+
+std::string comparisonChildPath(const std::string& comparison_path, const std::string& record)
+{
+    const std::filesystem::path r(record);
+    if (r.is_absolute())
+        return record;
+    return (std::filesystem::path(comparison_path).parent_path() / r).lexically_normal().string();
+}
+
+std::string interleavedRecordFileName(const std::string& name, std::vector<std::string>& taken)
+{
+    QString base;
+    for (const QChar c : QString::fromStdString(name).left(80))
+        base += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('.') || c == QLatin1Char('-')
+                    ? c
+                    : QLatin1Char('_');
+    if (base.isEmpty() || base.startsWith(QLatin1Char('.')))
+        base.prepend(QStringLiteral("child"));
+    auto used = [&](const QString& f) {
+        return f == QStringLiteral("comparison.json") ||
+               std::find(taken.begin(), taken.end(), f.toStdString()) != taken.end();
+    };
+    QString file = base + QStringLiteral(".json");
+    for (int n = 2; used(file); ++n)
+        file = base + QStringLiteral("-%1.json").arg(n);
+    taken.push_back(file.toStdString());
+    return taken.back();
+}
+
+InterleavedWrite writeInterleavedRun(const std::string& dir, InterleavedInput in)
+{
+    InterleavedWrite w;
+    const QDir folder(QString::fromStdString(dir));
+    std::vector<std::string> taken;
+    in.files.clear();
+    for (std::size_t i = 0; i < in.records.size(); ++i) {
+        const std::string file = interleavedRecordFileName(in.names.at(i), taken);
+        const std::string path = folder.filePath(QString::fromStdString(file)).toStdString();
+        if (Status st = writeFileAtomic(path, dumpRecord(in.records[i])); !st) {
+            w.errors.push_back("could not write " + path + ": " + st.error());
+            w.paths.push_back("");
+            in.files.push_back("");
+        } else {
+            w.paths.push_back(path);
+            in.files.push_back(file);
+        }
+    }
+    w.comparison = interleavedComparison(in);
+    const std::string cpath = folder.filePath(QStringLiteral("comparison.json")).toStdString();
+    if (Status st = writeFileAtomic(cpath, w.comparison.dump(2) + "\n"); !st)
+        w.errors.push_back("could not write " + cpath + ": " + st.error());
+    else
+        w.comparison_path = cpath;
+    return w;
 }
 
 }  // namespace jb

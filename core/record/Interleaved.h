@@ -5,7 +5,10 @@
 // (child wall seconds per decode), side by side. Its tables as Markdown and CSV.
 #include "record/Record.h"
 
+#include "base/Result.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,5 +39,69 @@ ojson interleavedComparison(const InterleavedInput& in);
 // its 95% CI and p, median s/decode, time ratio with its CI and p).
 std::string comparisonMarkdown(const ojson& comparison);
 std::string comparisonCsv(const ojson& comparison);
+
+// ---- reading a comparison record back (the Inspector)
+
+// One side (energy or time) of a child's pair against the baseline, as written.
+struct ComparisonSide {
+    int blocks = 0;  // paired blocks
+    std::optional<double> median_baseline, median, ratio, ratio_low, ratio_high;
+    std::optional<double> difference, difference_low, difference_high;  // J or s per decode
+    std::optional<double> p_value, effect_size;
+    std::optional<bool> significant;
+    std::string test, problem;
+};
+
+struct ComparisonChild {
+    std::string name;
+    std::vector<std::string> argv;
+    std::optional<std::string> record;  // its record file, relative to comparison.json's folder
+    std::optional<std::string> status;
+    int rounds = 0;
+    std::optional<double> median_j_per_decode, median_s_per_decode;
+    std::optional<int> dropped_block;  // dropped by --keep-going: at this block (1-based)
+    std::string dropped_reason;
+    bool baseline = false;
+    std::optional<ComparisonSide> energy, time;  // none for the baseline
+};
+
+struct ComparisonRecord {
+    std::string counter, baseline;
+    double significance_level = 0.05;
+    int resamples = 0;
+    int warmup_blocks = 0;
+    std::vector<std::vector<std::string>> order;  // per block, the children's names
+    std::vector<ComparisonChild> children;        // in the run's order
+};
+
+// Reads a comparison.json tree; an error names origin and the `$.path` of the first wrong value
+// (a pair or a baseline naming no child included).
+Result<ComparisonRecord> readComparison(const ojson& j, const std::string& origin);
+// Reads and parses the file, then readComparison (errors name the file).
+Result<ComparisonRecord> loadComparisonFile(const std::string& path);
+// Whether a file is a comparison record, from its first bytes: the writer puts
+// "kind": "joulebench-interleaved-comparison" first, so a large record is never read whole.
+bool looksLikeComparisonFile(const std::string& path);
+// A child's record file as a path: relative ones are resolved against comparison.json's folder.
+std::string comparisonChildPath(const std::string& comparison_path, const std::string& record);
+
+// A child's record file name in a run's folder: its name with anything but ASCII letters,
+// digits, '.' and '-' replaced by '_' (at most 80 characters), made unique against `taken`
+// (which it joins) and never comparison.json.
+std::string interleavedRecordFileName(const std::string& name, std::vector<std::string>& taken);
+
+// What writeInterleavedRun wrote.
+struct InterleavedWrite {
+    ojson comparison;
+    std::vector<std::string> paths;  // each child's record ("" where it could not be written)
+    std::string comparison_path;     // "" where it could not be written
+    std::vector<std::string> errors;  // "could not write PATH: why", one per failed file
+};
+// Writes an interleaved run into dir, as `measure --out-dir DIR` does and the Measure page
+// does after a run: each record of in.records (the record a single-child run writes) under
+// interleavedRecordFileName of its name, then comparison.json over them (in.files filled in
+// with the names written). A file that cannot be written is named in errors; the others are
+// still written.
+InterleavedWrite writeInterleavedRun(const std::string& dir, InterleavedInput in);
 
 }  // namespace jb

@@ -36,4 +36,20 @@ CounterSummary summaryOf(const Record& r, const std::string& spec)
     return summarize(in);
 }
 
+std::vector<CounterSummary> summariesByWorkload(const Record& r, const std::string& spec,
+                                                const std::vector<int>& workload_of_round, int workloads)
+{
+    std::vector<std::vector<RoundForSummary>> in(std::size_t(std::max(workloads, 0)));
+    for (std::size_t i = 0; i < r.rounds.size() && i < workload_of_round.size(); ++i) {
+        const int w = workload_of_round[i];
+        if (w >= 0 && w < workloads)
+            in[std::size_t(w)].push_back({r.rounds[i].counter(spec), r.rounds[i].decodes});
+    }
+    std::vector<CounterSummary> out;
+    out.reserve(in.size());
+    for (const auto& rounds : in)
+        out.push_back(summarize(rounds));
+    return out;
+}
+
 }  // namespace jb

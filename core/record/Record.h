@@ -114,5 +114,9 @@ struct Record {
 
 // Summary of one counter over the record's rounds (computed, never stored as truth).
 CounterSummary summaryOf(const Record& r, const std::string& spec);
+// The same per workload of an interleaved run: workload_of_round[i] is round i's workload (a
+// round past its end, or marked -1, belongs to none); one summary per workload, 0..workloads-1.
+std::vector<CounterSummary> summariesByWorkload(const Record& r, const std::string& spec,
+                                                const std::vector<int>& workload_of_round, int workloads);
 
 }  // namespace jb

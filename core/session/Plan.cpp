@@ -79,6 +79,9 @@ Status validatePlan(const Plan& p)
     if (p.warmup > 0 && p.children.empty())
         return Error{"--warmup needs several children (-- A ::: B): with one child, leave the first rounds out "
                      "with fewer --rounds or a longer first --idle-s"};
+    if (p.keep_going && p.children.empty())
+        return Error{"--keep-going drops a failed child and goes on with the others: it needs several children "
+                     "(-- A ::: B)"};
     if (!p.children.empty() && !p.journal_path.empty())
         return Error{"--journal keeps one child's rounds: an interleaved run of several children has none"};
     if (!(p.ready_timeout_s > 0))

@@ -17,6 +17,7 @@ namespace jb {
 struct PlanChild {
     std::string name;
     std::vector<std::string> argv;
+    std::string workdir;  // empty: the plan's workdir
 };
 
 struct Plan {
@@ -40,6 +41,9 @@ struct Plan {
     std::vector<PlanChild> children;
     int warmup = 0;               // --warmup
     std::uint64_t order_seed = 1;  // --order-seed
+    // --keep-going: a child that fails or times out is dropped (its record aborted, with its
+    // rounds and the reason) and the others go on; without it the failure ends the run.
+    bool keep_going = false;
 
     int childCount() const { return children.empty() ? 1 : int(children.size()); }
     int totalRounds() const { return (rounds + warmup) * childCount(); }

@@ -4,6 +4,7 @@
 #include "base/Version.h"
 #include "child/DecoderChild.h"
 #include "counters/CounterRegistry.h"
+#include "counters/RaplCounter.h"
 #include "record/Journal.h"
 #include "record/RecordJson.h"
 #include "sampling/Sampler.h"
@@ -76,12 +77,19 @@ Session::Session(Plan plan, QObject* parent)
     connect(&idle_timer_, &QTimer::timeout, this, &Session::endIdle);
     connect(&settle_timer_, &QTimer::timeout, this, &Session::finishRound);
     connect(&timeout_timer_, &QTimer::timeout, this, [this] {
-        if (state_ == State::Starting)
-            fail("the child did not print 'ready <jobs>' within " + std::to_string(plan_.ready_timeout_s) +
-                 " s (--ready-timeout)");
-        else if (state_ == State::Busy)
-            fail("the child did not answer 'go " + std::to_string(plan_.k) + "' within " +
-                 std::to_string(plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
+        const std::string notReady =
+            "the child did not print 'ready <jobs>' within " + std::to_string(plan_.ready_timeout_s) + " s (--ready-timeout)";
+        if (state_ == State::Starting && plan_.keep_going && interleaved()) {
+            // Every child that is not ready yet is dropped; the ready ones go on.
+            for (std::size_t i = 0; i < children_.size() && state_ == State::Starting; ++i)
+                if (!ready_[i] && !drops_[i])
+                    onChildTrouble(int(i), notReady);
+        } else if (state_ == State::Starting) {
+            fail(notReady);
+        } else if (state_ == State::Busy) {
+            onChildTrouble(active_, "the child did not answer 'go " + std::to_string(plan_.k) + "' within " +
+                                        std::to_string(plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
+        }
     });
 }
 
@@ -111,12 +119,18 @@ void Session::start()
     }
     if (interleaved()) {
         for (const PlanChild& c : plan_.children)
-            children_.push_back(std::make_unique<DecoderChild>(c.argv, plan_.workdir));
+            children_.push_back(std::make_unique<DecoderChild>(c.argv, c.workdir.empty() ? plan_.workdir : c.workdir));
         order_ = balancedOrder(plan_.childCount(), plan_.rounds + plan_.warmup, plan_.order_seed);
+        for (std::size_t b = 0; b < order_.size(); ++b)
+            for (int c : order_[b])
+                schedule_.push_back({int(b), c});
     } else {
         children_.push_back(std::make_unique<DecoderChild>(plan_.child, plan_.workdir));
     }
     jobs_.assign(children_.size(), 0);
+    drops_.assign(children_.size(), std::nullopt);
+    ready_.assign(children_.size(), false);
+    awaiting_exit_.assign(children_.size(), false);
     for (std::size_t i = 0; i < children_.size(); ++i) {
         if (Status c = children_[i]->checkLaunchable(); !c) {
             finish(interleaved() ? "child " + std::to_string(i + 1) + " (" + plan_.children[i].name + "): " + c.error()
@@ -148,14 +162,22 @@ void Session::start()
         task_reader_ = std::move(reader.value());
     }
     {
-        std::vector<std::string> hw;
-        for (const std::string& spec : plan_.wholeDeviceCounters())
-            if (spec.rfind("hwmon:", 0) == 0)
-                hw.push_back(spec);
-        if (hw.size() >= 2)
-            for (const std::string& spec : hw)
+        // Hardware counters that could be one counter read twice: hwmon channels, RAPL zones,
+        // and each package zone of a rapl:packages sum (a per-die mirror counted twice).
+        std::vector<std::pair<std::string, std::string>> probe;  // spec read, --counter spec
+        for (const std::string& spec : plan_.wholeDeviceCounters()) {
+            if (spec == kRaplPackagesSpec) {
+                for (const RaplZone& z : findRaplZones(plan_.counter_options.powercap_root))
+                    if (!z.mmio && z.parent.empty() && z.name.rfind("package-", 0) == 0)
+                        probe.emplace_back(z.spec, spec);
+            } else if (spec.rfind("hwmon:", 0) == 0 || spec == "rapl" || spec.rfind("rapl:", 0) == 0) {
+                probe.emplace_back(spec, spec);
+            }
+        }
+        if (probe.size() >= 2)
+            for (auto& [spec, owner] : probe)
                 if (auto copy = openCounter(spec, plan_.counter_options))
-                    mirror_probes_.emplace_back(spec, std::move(copy.value()));
+                    mirror_probes_.push_back({spec, owner, std::move(copy.value())});
     }
     origin_ns_ = monotonicNs();
     for (auto& s : samplers_) {
@@ -172,35 +194,34 @@ void Session::start()
     for (std::size_t i = 0; i < children_.size(); ++i) {
         DecoderChild* c = children_[i].get();
         const int index = int(i);
-        // Several children: every message names the child it is about.
-        auto who = [this, index](const std::string& m) {
-            return interleaved() ? "child " + std::to_string(index + 1) + " (" + plan_.children[std::size_t(index)].name +
-                                       "): " + m
-                                 : m;
-        };
+        const auto mine = [this, index] { return !drops_[std::size_t(index)]; };  // a dropped child is not heard
         c->setForwardStderr(forward_child_stderr_);
-        connect(c, &DecoderChild::ready, this, [this, index](ReadyLine r) { onChildReady(index, r); });
-        connect(c, &DecoderChild::done, this, [this, index](const DoneLine& line) {
-            if (index == active_)
+        connect(c, &DecoderChild::ready, this, [this, index, mine](ReadyLine r) {
+            if (mine())
+                onChildReady(index, r);
+        });
+        connect(c, &DecoderChild::done, this, [this, index, mine](const DoneLine& line) {
+            if (index == active_ && mine())
                 onDone(line);
         });
         connect(c, &DecoderChild::failed, this,
-                [this, who](const QString& m) { onChildFailed(QString::fromStdString(who(m.toStdString()))); });
-        connect(c, &DecoderChild::finished, this, [this, who](int code, bool crashed) {
+                [this, index](const QString& m) { onChildTrouble(index, m.toStdString()); });
+        connect(c, &DecoderChild::finished, this, [this, index](int code, bool crashed) {
             if (state_ == State::Finished)
                 return;
-            if (exit_expected_) {
+            if (exit_expected_ && awaiting_exit_[std::size_t(index)]) {
+                awaiting_exit_[std::size_t(index)] = false;
                 if (code != 0 || crashed)
-                    warnings_.push_back(who("the child exited with code " + std::to_string(code) +
-                                            (crashed ? " (killed by a signal)" : "") + " after 'exit'"));
-                if (++exited_children_ == int(children_.size()))
+                    warnings_.push_back(who(index, "the child exited with code " + std::to_string(code) +
+                                                       (crashed ? " (killed by a signal)" : "") + " after 'exit'"));
+                if (--exits_pending_ == 0)
                     finish(std::nullopt);
                 return;
             }
             // Exited while nothing was asked of it (during an idle bracket, say).
-            fail(who(std::string("the child ") +
-                     (crashed ? "was killed by a signal" : "exited with code " + std::to_string(code)) +
-                     " while the run still needed it"));
+            onChildTrouble(index, std::string("the child ") +
+                                      (crashed ? "was killed by a signal" : "exited with code " + std::to_string(code)) +
+                                      " while the run still needed it");
         });
     }
     timeout_timer_.start(msFromS(plan_.ready_timeout_s));
@@ -211,8 +232,13 @@ void Session::start()
 void Session::onChildReady(int index, const ReadyLine& r)
 {
     jobs_[std::size_t(index)] = r.jobs;
+    ready_[std::size_t(index)] = true;
     emit childReady(r.jobs);
-    if (++ready_children_ < int(children_.size()))
+    ++ready_children_;
+    int live = 0;
+    for (const auto& d : drops_)
+        live += d ? 0 : 1;
+    if (ready_children_ < live)
         return;
     timeout_timer_.stop();
     allReady();
@@ -233,10 +259,30 @@ void Session::allReady()
 
 int Session::childOfRound(int index) const
 {
-    if (!interleaved())
+    if (!interleaved() || index < 0 || index >= int(schedule_.size()))
         return 0;
-    const int n = plan_.childCount();
-    return order_[std::size_t(index / n)][std::size_t(index % n)];
+    return schedule_[std::size_t(index)][1];
+}
+
+int Session::roundBlock(int index) const
+{
+    if (!interleaved())
+        return index;
+    if (index < 0 || index >= int(schedule_.size()))
+        return 0;
+    return schedule_[std::size_t(index)][0];
+}
+
+int Session::plannedRounds() const
+{
+    return interleaved() ? int(schedule_.size()) : plan_.totalRounds();
+}
+
+std::string Session::who(int index, const std::string& m) const
+{
+    // Several children: every message names the child it is about.
+    return interleaved() ? "child " + std::to_string(index + 1) + " (" + plan_.children[std::size_t(index)].name + "): " + m
+                         : m;
 }
 
 void Session::setWorkloadFor(int round)
@@ -255,7 +301,7 @@ int Session::roundChild(int index) const
 
 bool Session::isWarmupRound(int index) const
 {
-    return interleaved() && index >= 0 && index < plan_.warmup * plan_.childCount();
+    return interleaved() && index >= 0 && index < int(schedule_.size()) && schedule_[std::size_t(index)][0] < plan_.warmup;
 }
 
 qint64 Session::childPid() const
@@ -294,6 +340,11 @@ void Session::endIdle()
     brackets_.push_back({idle_t0_, t1});
     const bool first = brackets_.size() == 1;
     emit phase({PhaseEvent::IdleEnded, first ? -1 : int(rounds_.size()), t1});
+    if (fresh_bracket_) {  // the bracket before the round that follows a lost one
+        fresh_bracket_ = false;
+        beginRound();
+        return;
+    }
     if (first) {
         mirror_timer_.stop();
         const auto m = mirroredCounters();
@@ -314,6 +365,7 @@ void Session::endIdle()
 void Session::beginRound()
 {
     current_ = Round{};
+    round_open_ = false;
     if (interleaved())
         active_ = childOfRound(int(rounds_.size()));
     current_.load_avg_before = loadAverages();
@@ -362,6 +414,7 @@ void Session::onDone(const DoneLine& line)
     current_.child_note = line.note;
     current_.window = std::array<std::int64_t, 2>{busy_t0_, busy_t1_};
     state_ = State::Settling;
+    round_open_ = true;
     if (task_reader_) {
         readTaskSettled([this](Result<TaskSample> s) {
             if (!s) {
@@ -406,7 +459,7 @@ void Session::afterTaskAfter()
     current_.load_avg_after = loadAverages();
     // The counters that follow the workload's CPU (sim) switch to the next round's child now,
     // at the start of the idle bracket, so their first read of it falls in the bracket.
-    if (interleaved() && int(rounds_.size()) + 1 < plan_.totalRounds())
+    if (interleaved() && int(rounds_.size()) + 1 < plannedRounds())
         setWorkloadFor(int(rounds_.size()) + 1);
     beginIdle();
 }
@@ -454,23 +507,31 @@ void Session::finishRound()
     }
     rounds_.push_back(current_);
     round_child_.push_back(active_);
+    round_open_ = false;
     journalRound(current_);
     const int index = int(rounds_.size()) - 1;
     emit roundFinished(index, current_);
-    if (int(rounds_.size()) < plan_.totalRounds()) {
+    if (int(rounds_.size()) < plannedRounds()) {
         beginRound();
         return;
     }
+    endRun();
+}
+
+void Session::endRun()
+{
     // Done: ask the children to exit and give them a moment, as the reference waits for it.
     state_ = State::Settling;
     exit_expected_ = true;
-    for (auto& c : children_) {
-        if (c->running())
-            c->sendExit();
-        else
-            ++exited_children_;
+    exits_pending_ = 0;  // from here: the children still to exit
+    for (std::size_t i = 0; i < children_.size(); ++i) {
+        if (drops_[i] || !children_[i]->running())
+            continue;
+        awaiting_exit_[i] = true;
+        ++exits_pending_;
+        children_[i]->sendExit();
     }
-    if (exited_children_ == int(children_.size())) {
+    if (exits_pending_ == 0) {
         finish(std::nullopt);
         return;
     }
@@ -485,8 +546,8 @@ void Session::finishRound()
 void Session::readMirrorProbes()
 {
     std::vector<std::int64_t> row;
-    for (auto& [spec, c] : mirror_probes_) {
-        auto v = c->readNj();
+    for (MirrorProbe& p : mirror_probes_) {
+        auto v = p.counter->readNj();
         if (!v)
             return;  // a failed read: the sampler reports it; this probe row is left out
         row.push_back(*v);
@@ -513,22 +574,111 @@ std::optional<std::string> Session::mirroredCounters() const
             }
             if (moved < 5 || double(same) < 0.8 * double(moved))
                 continue;
-            const std::string& x = mirror_probes_[i].first;
-            const std::string& y = mirror_probes_[j].first;
-            return "--counter " + x + " and --counter " + y + " advanced identically over the first idle bracket (" +
-                   std::to_string(same) + " of " + std::to_string(moved) +
-                   " back-to-back reads the same): they read one counter twice (a mirrored channel), so their "
-                   "energies would be counted twice; keep " + x + " and drop " + y;
+            const std::string how = " advanced identically over the first idle bracket (" + std::to_string(same) +
+                                    " of " + std::to_string(moved) + " back-to-back reads the same)";
+            const MirrorProbe& a = mirror_probes_[i];
+            const MirrorProbe& b = mirror_probes_[j];
+            if (a.owner == b.owner)
+                return "--counter " + a.owner + " sums " + a.spec + " and " + b.spec + ", which" + how +
+                       ": they are one counter read twice (a per-die mirror), so the sum would count its energy "
+                       "twice; measure --counter " + a.spec + " instead";
+            const std::string& x = a.owner;
+            const std::string& y = b.owner;
+            return "--counter " + x + " and --counter " + y + how +
+                   ": they read one counter twice (a mirrored channel), so their energies would be counted twice; "
+                   "keep " + x + " and drop " + y;
         }
     }
     return std::nullopt;
 }
 
-void Session::onChildFailed(const QString& message)
+void Session::onChildTrouble(int index, const std::string& message)
 {
-    if (state_ == State::Finished)
+    if (state_ == State::Finished || (interleaved() && drops_[std::size_t(index)]))
         return;
-    fail(message.toStdString());
+    if (!plan_.keep_going || !interleaved() || exit_expected_) {
+        fail(who(index, message));
+        return;
+    }
+    dropChild(index, who(index, message));
+}
+
+void Session::dropChild(int index, const std::string& reason)
+{
+    const std::size_t c = std::size_t(index);
+    const std::size_t pos = rounds_.size();  // the round under way (or the next one)
+    const int block = schedule_.empty() ? 0 : schedule_[std::min(pos, schedule_.size() - 1)][0];
+    drops_[c] = ChildDrop{block + 1, reason};
+    const std::string w = "dropped at block " + std::to_string(block + 1) + " (--keep-going): " + reason;
+    qCInfo(lcSession, "%s", w.c_str());
+    warnings_.push_back(w);
+    emit warning(QString::fromStdString(w));
+    if (children_[c]->running())
+        children_[c]->terminate();
+    // Its rounds to come leave the schedule (a round whose done line came stays).
+    const bool lost = state_ == State::Busy && index == active_;
+    const std::size_t from = std::min(pos + (round_open_ ? 1 : 0), schedule_.size());
+    std::vector<std::array<int, 2>> kept(schedule_.begin(), schedule_.begin() + std::ptrdiff_t(from));
+    for (std::size_t i = from; i < schedule_.size(); ++i)
+        if (schedule_[i][1] != index)
+            kept.push_back(schedule_[i]);
+    schedule_ = std::move(kept);
+    // The order as run: blocks hold the children that ran (or will run) in them.
+    for (auto& b : order_)
+        b.clear();
+    for (const auto& [b, child] : schedule_)
+        order_[std::size_t(b)].push_back(child);
+    while (!order_.empty() && order_.back().empty())
+        order_.pop_back();
+    if (std::all_of(drops_.begin(), drops_.end(), [](const auto& d) { return bool(d); })) {
+        fail("every child was dropped (--keep-going); the last: " + reason);
+        return;
+    }
+    switch (state_) {
+    case State::Starting: {
+        int live = 0, ready = 0;
+        for (std::size_t i = 0; i < children_.size(); ++i) {
+            live += drops_[i] ? 0 : 1;
+            ready += !drops_[i] && ready_[i] ? 1 : 0;
+        }
+        ready_children_ = ready;
+        if (ready == live) {
+            timeout_timer_.stop();
+            allReady();
+        }
+        break;
+    }
+    case State::Busy:
+        if (!lost)
+            break;  // another child's round goes on
+        timeout_timer_.stop();
+        gpu_before_.reset();
+        busy_t1_ = monotonicNs();
+        emit phase({PhaseEvent::BusyEnded, int(pos), busy_t1_});
+        if (pos >= schedule_.size()) {
+            endRun();
+            break;
+        }
+        // The busy window of the lost round is no idle time: a fresh bracket opens the next round.
+        setWorkloadFor(int(pos));
+        fresh_bracket_ = true;
+        beginIdle();
+        break;
+    case State::IdleBracket:
+    case State::Settling:
+        if (round_open_) {
+            if (pos + 1 < schedule_.size())
+                setWorkloadFor(int(pos + 1));
+        } else if (pos < schedule_.size()) {
+            setWorkloadFor(int(pos));
+        } else {
+            endRun();
+        }
+        break;
+    case State::Idle:
+    case State::Finished:
+        break;
+    }
 }
 
 void Session::onSamplerError(const QString& spec, const QString& message)
@@ -541,7 +691,7 @@ void Session::onSamplerError(const QString& spec, const QString& message)
 void Session::fail(const std::string& reason)
 {
     std::string where;
-    if (state_ == State::Busy || (state_ == State::Settling && int(rounds_.size()) < plan_.totalRounds()) ||
+    if (state_ == State::Busy || (state_ == State::Settling && int(rounds_.size()) < plannedRounds()) ||
         (state_ == State::IdleBracket && brackets_.size() > rounds_.size() + 1))
         where = "round " + std::to_string(rounds_.size() + 1) + ": ";
     else if (state_ == State::IdleBracket && !brackets_.empty())
@@ -590,6 +740,12 @@ void Session::finish(std::optional<std::string> error)
             r.status = error ? "aborted" : "complete";
             if (error)
                 r.error = *error;
+            if (const auto& d = drops_[std::size_t(i)]) {
+                // Dropped (--keep-going): aborted with its own reason, whatever the others did.
+                r.status = "aborted";
+                r.error = "dropped at block " + std::to_string(d->block) + " (--keep-going): " + d->reason;
+                r.extra["interleaved"]["dropped"] = {{"block", d->block}, {"reason", d->reason}};
+            }
             records.push_back(std::move(r));
         }
         qCInfo(lcSession, "finished: %s", error ? error->c_str() : "complete");

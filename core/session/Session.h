@@ -22,6 +22,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,13 @@ class TaskReader;
 class Journal;
 
 // A moment of the run for the chart (shading) and the status line.
+// Several children with plan.keep_going: a child that failed or timed out and was dropped, at
+// which block (1-based, warm-up blocks counted, as the blocks' order) and why.
+struct ChildDrop {
+    int block = 0;
+    std::string reason;
+};
+
 struct PhaseEvent {
     enum Kind { IdleStarted, IdleEnded, BusyStarted, BusyEnded };
     Kind kind = IdleStarted;
@@ -57,11 +65,15 @@ public:
     // failure messages (GUI). Before start().
     void setForwardChildStderr(bool forward);
     qint64 childPid() const;  // 0 before the child started (several children: the one running now)
-    // Several children (plan.children): which child ran round `index` (in run order), whether
-    // it was a warm-up round, and the blocks' order (order[b][k]: the k-th child of block b).
+    // Several children (plan.children): which child ran round `index` (in run order), in which
+    // block (0-based, warm-up blocks first), whether it was a warm-up round, and the blocks'
+    // order (order[b][k]: the k-th child of block b; with a dropped child, the order as run).
     int roundChild(int index) const;
+    int roundBlock(int index) const;
     bool isWarmupRound(int index) const;
     const std::vector<std::vector<int>>& order() const { return order_; }
+    // Per child (plan order): how it was dropped (plan.keep_going), or none.
+    const std::vector<std::optional<ChildDrop>>& drops() const { return drops_; }
     bool isRunning() const { return state_ != State::Idle && state_ != State::Finished; }
 
 public slots:
@@ -94,9 +106,10 @@ private:
     void beginRound();
     void onDone(const DoneLine& line);
     void finishRound();
-    // hwmon channels are read back to back (second copies, every 20 ms) over the first idle
-    // bracket; two whose advances were identical read one counter twice (a mirrored per-die
-    // channel) and the run is refused with both names.
+    // hwmon channels, RAPL zones and the package zones a rapl:packages sum adds are read back to
+    // back (second copies, every 20 ms) over the first idle bracket; two whose advances were
+    // identical read one counter twice (a mirrored per-die channel or zone) and the run is
+    // refused with both names.
     void readMirrorProbes();
     std::optional<std::string> mirroredCounters() const;
     void fail(const std::string& reason);
@@ -105,14 +118,20 @@ private:
     void settleStep();
     void afterTaskBefore();
     void afterTaskAfter();
-    void onChildFailed(const QString& message);
+    // A child failed (a bad line, an exit, a timeout): without plan.keep_going the run ends;
+    // with it, the child is dropped and the others go on.
+    void onChildTrouble(int index, const std::string& message);
+    void dropChild(int index, const std::string& reason);
+    void endRun();  // every round done: ask the children to exit
+    std::string who(int index, const std::string& message) const;
+    int plannedRounds() const;  // rounds still to be run included (several children: the schedule's)
     void onSamplerError(const QString& spec, const QString& message);
     Record baseRecord(int child = 0) const;
     DecoderChild* child() const { return children_.empty() ? nullptr : children_[std::size_t(active_)].get(); }
     bool interleaved() const { return !plan_.children.empty(); }
     void onChildReady(int index, const ReadyLine& r);
     void allReady();
-    int childOfRound(int index) const;  // by the blocks' order (0 with one child)
+    int childOfRound(int index) const;  // by the schedule (0 with one child)
     void setWorkloadFor(int round);     // the counters that follow a workload's CPU (sim)
 
     Mailbox mail_{this};  // sampler threads report errors to this thread here
@@ -123,8 +142,16 @@ private:
     std::vector<std::unique_ptr<DecoderChild>> children_;  // plan order
     int active_ = 0;                                     // the child of the current round
     int ready_children_ = 0;
-    int exited_children_ = 0;
+    int exits_pending_ = 0;
     std::vector<std::vector<int>> order_;  // per block (warm-up blocks first)
+    // Several children: the rounds in run order, {block, child}; a dropped child's rounds to
+    // come are taken out.
+    std::vector<std::array<int, 2>> schedule_;
+    std::vector<std::optional<ChildDrop>> drops_;
+    std::vector<bool> ready_;          // per child: it printed its ready line
+    std::vector<bool> awaiting_exit_;  // per child: sent 'exit' at the end of the run
+    bool round_open_ = false;    // the round's done line came; its post bracket is not in yet
+    bool fresh_bracket_ = false;  // the bracket under way opens the next round (a dropped child's round was lost)
     std::vector<int> round_child_;         // per finished round
     std::unique_ptr<Journal> journal_;          // with plan.journal_path: one line per round
     std::vector<std::size_t> journaled_upto_;  // per sampler: intervals already journaled
@@ -132,7 +159,12 @@ private:
     QTimer timeout_timer_;
     QTimer settle_timer_;
     QTimer mirror_timer_;
-    std::vector<std::pair<std::string, std::unique_ptr<EnergyCounter>>> mirror_probes_;
+    struct MirrorProbe {
+        std::string spec;   // the counter read (a package zone of rapl:packages: that zone's spec)
+        std::string owner;  // the plan's --counter it belongs to
+        std::unique_ptr<EnergyCounter> counter;
+    };
+    std::vector<MirrorProbe> mirror_probes_;
     std::vector<std::vector<std::int64_t>> mirror_reads_;  // one row per probe time
     std::int64_t origin_ns_ = 0;
     std::vector<std::int64_t> jobs_;  // per child, from its ready line
