@@ -6,6 +6,7 @@
 #include "record/AtomicWrite.h"
 
 #include <QBuffer>
+#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
@@ -15,6 +16,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
+#include <QtCharts/QValueAxis>
 
 namespace jb {
 
@@ -248,6 +250,31 @@ Status ChartFrame::saveSvg(const QString& path, const QString& title) const
     renderTo(&p, QRectF(QPointF(0, 0), QSizeF(size)), title);
     p.end();
     return writeBytes(path, bytes);
+}
+
+void ChartFrame::fitValueAxis(QValueAxis* axis, double lo, double hi) const
+{
+    const ticks::Scale y = ticks::fitScale(lo, hi, ticks::nearestStep((hi - lo) / 6.0), chart()->plotArea().height(),
+                                           QFontMetricsF(axis->labelsFont()).height());
+    setValueScale(axis, y.lo, y.hi, y.step);
+}
+
+void ChartFrame::setValueScale(QValueAxis* a, double min, double max, double step, double anchor)
+{
+    if (a->tickType() != QValueAxis::TicksDynamic)
+        a->setTickType(QValueAxis::TicksDynamic);
+    const bool coarser = step > a->tickInterval();
+    if (coarser)
+        a->setTickInterval(step);
+    if (a->min() != min || a->max() != max)
+        a->setRange(min, max);
+    if (!coarser && step != a->tickInterval())
+        a->setTickInterval(step);
+    if (a->tickAnchor() != anchor)
+        a->setTickAnchor(anchor);
+    const QString format = ticks::labelFormat(step);
+    if (a->labelFormat() != format)
+        a->setLabelFormat(format);
 }
 
 }  // namespace jb

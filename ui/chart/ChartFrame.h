@@ -22,6 +22,7 @@ class QAbstractSeries;
 class QChart;
 class QChartView;
 class QPainter;
+class QValueAxis;
 
 namespace jb {
 
@@ -54,6 +55,13 @@ public:
     Status savePng(const QString& path, const QString& title = {}) const;
     Status saveSvg(const QString& path, const QString& title = {}) const;
 
+    // Puts a dynamic-tick value axis on [min, max] with ticks every step from anchor, labelled
+    // as AxisTicks' labelFormat(step) says. Only what differs is changed (each change lays the
+    // labels out again), and the coarser tick interval goes first: the old fine interval on a
+    // new wide range (10 ms ticks across a day, 0.001 J ticks across 0..1) would be thousands
+    // of labels for a moment, a GUI stall of hundreds of ms.
+    static void setValueScale(QValueAxis* axis, double min, double max, double step, double anchor = 0.0);
+
 protected:
     ChartFrame(const ChartLook& look, QWidget* parent);
     // The view over chart(): the adapter's own QChartView subclass, or a plain one (null).
@@ -82,6 +90,12 @@ protected:
     QRectF plotInScene() const;
     double sceneX(double v, double axisMin, double axisMax) const;
     double sceneY(double v, double axisMin, double axisMax) const;
+
+    // A value axis fitted to [lo, hi]: about six ticks (AxisTicks' steps), fewer where the plot
+    // is too short to label them all, the range on whole ticks, anchored at 0. Call it again
+    // when the plot area changes size.
+    void fitValueAxis(QValueAxis* axis, double lo, double hi) const;
+
 
     // Around an export: an adapter hides what is only for the pointer (a hover marker).
     virtual void exporting(bool begins) const;

@@ -28,7 +28,6 @@ namespace {
 constexpr int kPixelsPerColumn = 2;
 
 using ticks::decimalsFor;
-using ticks::labelFormat;
 constexpr auto niceStep = ticks::nearestStep;
 
 }  // namespace
@@ -431,22 +430,9 @@ void PowerChart::Impl::applyAxes(double lo, double hi)
     // Each change makes the axis lay out its labels again, so change only what differs, and
     // the larger tick interval first: the old interval on the new range (10 ms ticks across a
     // day) would be millions of labels for a moment.
-    auto apply = [](QValueAxis* a, double min, double max, double step) {
-        const bool coarser = step > a->tickInterval();
-        if (coarser)
-            a->setTickInterval(step);
-        if (a->min() != min || a->max() != max)
-            a->setRange(min, max);
-        if (!coarser && step != a->tickInterval())
-            a->setTickInterval(step);
-        if (a->tickAnchor() != 0.0)
-            a->setTickAnchor(0.0);
-        const QString format = labelFormat(step);
-        if (a->labelFormat() != format)
-            a->setLabelFormat(format);
-    };
-    apply(ax, vp.start(), vp.end(), xstep);
-    apply(ay, y.lo, y.hi, y.step);
+    // (ChartFrame::setValueScale changes only what differs, the coarser interval first.)
+    ChartFrame::setValueScale(ax, vp.start(), vp.end(), xstep);
+    ChartFrame::setValueScale(ay, y.lo, y.hi, y.step);
     applying = false;
 }
 

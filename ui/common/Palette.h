@@ -66,6 +66,9 @@ QColor gridLine();       // a chart's grid, faint
 QColor hoverGuide();     // the hover marker's vertical line
 QColor recordA();        // a record, and the first of a comparison
 QColor recordB();        // the second of a comparison
+// The k-th workload of an interleaved run (its busy windows, its rows): a colour-blind-safe
+// qualitative set (Okabe-Ito), repeating after eight.
+QColor workload(int k);
 QColor histogramFill();  // the idle power histogram's bars
 QColor histogramBorder();
 QColor fitCurve();        // the fitted normal

@@ -3,6 +3,7 @@
 #include "chart/ChartPanel.h"
 #include "chart/PowerChart.h"
 #include "common/RoundsModel.h"
+#include "common/RunShading.h"
 #include "common/SummaryStrip.h"
 #include "common/VerdictDelegate.h"
 #include "sampling/SampleStore.h"
@@ -151,7 +152,7 @@ void RecordView::showRecord(const Record& r)
         s->appendBatch(iv);
         stores_.emplace_back(spec, std::move(s));
     }
-    timeline_ = RunTimeline::fromRecord(r);
+    timeline_ = RunState::fromRecord(r);
     // Time 0 is where the record's first sample or bracket starts.
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
     for (const auto& [_, iv] : r.samples)
@@ -185,6 +186,12 @@ void RecordView::beginLive(std::int64_t origin_ns, StoreList stores, double expe
     chart()->resetView();
     refreshCounter();
     overlayTimer_.start();
+}
+
+void RecordView::setWorkloads(std::vector<std::string> names, std::vector<int> workload_of_round)
+{
+    timeline_.setWorkloads(std::move(names), std::move(workload_of_round));
+    refreshOverlays();
 }
 
 void RecordView::applyPhase(const PhaseEvent& e)
@@ -251,8 +258,8 @@ void RecordView::refreshOverlays()
     std::int64_t newest = origin_ns_;
     if (const std::size_t n = store->size())
         newest = store->slice(n - 1, n).front().t1_ns;
-    chart()->setShades(timeline_.shades(spec, origin_ns_));
-    chart()->setBands(timeline_.bands(spec, origin_ns_, newest, [&store](std::int64_t t0, std::int64_t t1) {
+    chart()->setShades(chartShades(timeline_, spec, origin_ns_));
+    chart()->setBands(chartBands(timeline_, spec, origin_ns_, newest, [&store](std::int64_t t0, std::int64_t t1) {
         // The same slice and arithmetic the session uses for an idle bracket.
         const auto iv = store->between(t0, t1);
         return bracket(iv);
@@ -265,6 +272,23 @@ void RecordView::refreshSummary()
     if (spec.empty()) {
         summary_->clearSummary(record_.rounds.empty() ? tr("No rounds yet.")
                                                       : tr("No whole-device counter in this record."));
+        return;
+    }
+    const std::vector<std::string>& workloads = timeline_.workloads();
+    if (workloads.size() > 1) {
+        // Interleaved: each workload's own rounds (a summary of their mix would mean nothing).
+        std::vector<int> of(record_.rounds.size());
+        std::vector<int> count(workloads.size());
+        for (std::size_t i = 0; i < of.size(); ++i) {
+            of[i] = timeline_.workloadOfRound(int(i));
+            if (of[i] >= 0 && of[i] < int(count.size()))
+                ++count[std::size_t(of[i])];
+        }
+        const std::vector<CounterSummary> each = summariesByWorkload(record_, spec, of, int(workloads.size()));
+        std::vector<SummaryStrip::Part> parts;
+        for (std::size_t w = 0; w < workloads.size(); ++w)
+            parts.push_back({QString::fromStdString(workloads[w]), each[w], count[w]});
+        summary_->setSummaries(QString::fromStdString(spec), parts);
         return;
     }
     summary_->setSummary(QString::fromStdString(spec), summaryOf(record_, spec), int(record_.rounds.size()));

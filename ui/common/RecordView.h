@@ -2,7 +2,8 @@
 // A run on screen: the power chart (with shading and idle bands), the summary strip and the
 // rounds table, for one counter at a time. Shows a live run as it goes (the Measure page) or
 // a finished jb::Record read-only (opened files; the Inspector page reuses it).
-#include "common/RunTimeline.h"
+#include "live/RunSource.h"
+#include "live/RunState.h"
 #include "record/Record.h"
 #include "session/Session.h"
 
@@ -26,8 +27,6 @@ class RoundsModel;
 class SampleStore;
 class SummaryStrip;
 
-using StoreList = std::vector<std::pair<std::string, std::shared_ptr<const SampleStore>>>;
-
 class RecordView : public QWidget {
     Q_OBJECT
 public:
@@ -41,6 +40,8 @@ public:
     void beginLive(std::int64_t origin_ns, StoreList stores, double expected_s, Record base = {});
     void applyPhase(const PhaseEvent& e);
     void applyRound(int index, const Round& r);
+    // An interleaved run: each workload's busy windows in its own colour (after beginLive).
+    void setWorkloads(std::vector<std::string> names, std::vector<int> workload_of_round);
     // The run ended: the session's record replaces the partial one; the chart keeps the stores.
     void endLive(const Record& r);
     void clear(const QString& placeholder);
@@ -80,7 +81,7 @@ private:
     StoreList stores_;
     std::int64_t origin_ns_ = 0;
     bool live_ = false;
-    RunTimeline timeline_;
+    RunState timeline_;  // the run's spans and rounds
 };
 
 }  // namespace jb

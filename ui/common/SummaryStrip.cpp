@@ -79,6 +79,14 @@ void SummaryStrip::setSummary(const QString& counter, const CounterSummary& s, i
     setText(describe(counter, s, totalRounds));
 }
 
+void SummaryStrip::setSummaries(const QString& counter, const std::vector<Part>& parts)
+{
+    QStringList lines;
+    for (const Part& p : parts)
+        lines << describe(p.workload + QStringLiteral(" · ") + counter, p.summary, p.rounds);
+    setText(lines.join(QStringLiteral("<br>")));
+}
+
 void SummaryStrip::clearSummary(const QString& message)
 {
     setText(message.toHtmlEscaped());

@@ -5,6 +5,8 @@
 
 #include <QLabel>
 
+#include <vector>
+
 namespace jb {
 
 class SummaryStrip : public QLabel {
@@ -12,6 +14,13 @@ class SummaryStrip : public QLabel {
 public:
     explicit SummaryStrip(QWidget* parent = nullptr);
     void setSummary(const QString& counter, const CounterSummary& s, int totalRounds);
+    // An interleaved run: one line per workload (its name, its own rounds), never their mix.
+    struct Part {
+        QString workload;
+        CounterSummary summary;
+        int rounds = 0;
+    };
+    void setSummaries(const QString& counter, const std::vector<Part>& parts);
     void clearSummary(const QString& message);
     // The text a user reads (rich text stripped), for tests.
     QString plainText() const;

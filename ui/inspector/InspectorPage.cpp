@@ -3,8 +3,10 @@
 #include "common/Format.h"
 #include "common/RecordFiles.h"
 #include "inspector/CompareView.h"
+#include "common/InterleavedView.h"
 #include "inspector/RecordLoader.h"
 #include "inspector/RecordTab.h"
+#include "record/Interleaved.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -76,7 +78,7 @@ InspectorPage::InspectorPage(QWidget* parent)
     empty->setWordWrap(true);
     empty->setText(tr(
         "<p style=\"font-size:13pt\">No record open.</p>"
-        "<p>Open saved records with <b>Open records…</b>, File › Open, by dropping files here, or "
+        "<p>Open saved records (or an interleaved run's <code>comparison.json</code>) with <b>Open records…</b>, File › Open, by dropping files here, or "
         "from the command line (<code>joulebench A.json B.json</code>).</p>"
         "<p>Each opens in its own tab: its rounds, power trace, energy per decode by round, a check of "
         "every stored figure against the raw samples, and its metadata. With two open, compare them.</p>"));
@@ -100,6 +102,10 @@ InspectorPage::InspectorPage(QWidget* parent)
             tabs_->removeTab(index);
             t->deleteLater();
             refreshCompare();
+            updateEmpty();
+        } else if (auto* c = qobject_cast<InterleavedView*>(w)) {
+            tabs_->removeTab(index);
+            c->deleteLater();
             updateEmpty();
         }
     });
@@ -193,9 +199,76 @@ void InspectorPage::openRecords(const QStringList& paths)
             openRecord(p);
 }
 
+int InspectorPage::comparisonCount() const
+{
+    int n = 0;
+    for (int i = 0; i < tabs_->count(); ++i)
+        n += qobject_cast<InterleavedView*>(tabs_->widget(i)) != nullptr;
+    return n;
+}
+
+InterleavedView* InspectorPage::comparisonView(int i) const
+{
+    for (int k = 0; k < tabs_->count(); ++k)
+        if (auto* c = qobject_cast<InterleavedView*>(tabs_->widget(k)); c && i-- == 0)
+            return c;
+    return nullptr;
+}
+
+void InspectorPage::openComparison(const QString& path)
+{
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    for (int i = 0; i < comparisonCount(); ++i)
+        if (comparisonView(i)->path() == abs) {
+            tabs_->setCurrentWidget(comparisonView(i));
+            return;
+        }
+    auto c = loadComparisonFile(abs.toStdString());
+    if (!c) {
+        const QString message = QString::fromStdString(c.error());
+        status_->setText(tr("Could not open %1").arg(QFileInfo(abs).fileName()));
+        emit openFailed(abs, message);
+        if (showError)
+            showError(tr("Cannot open the comparison"), message);
+        return;
+    }
+    // Its children's records first, each in its tab; a missing one is named, the others open.
+    QStringList missing;
+    for (const ComparisonChild& ch : c->children) {
+        const QString name = QString::fromStdString(ch.name);
+        if (!ch.record) {
+            missing << tr("%1: the comparison names no record file for it (it was not written)").arg(name);
+            continue;
+        }
+        const QString file = QString::fromStdString(comparisonChildPath(abs.toStdString(), *ch.record));
+        if (!QFileInfo(file).isFile()) {
+            missing << tr("%1: its record %2 is missing").arg(name, file);
+            emit openFailed(file, missing.back());
+            continue;
+        }
+        openRecord(file);
+    }
+    auto* view = new InterleavedView(abs, std::move(c).value(), this);
+    view->setMissing(missing);
+    const int at = compareVisible() ? tabs_->indexOf(compareHolder_) : tabs_->count();
+    const QString folder = QFileInfo(abs).dir().dirName();
+    tabs_->insertTab(at, view, tr("Comparison: %1").arg(folder));
+    tabs_->setTabToolTip(at, abs);
+    tabs_->setCurrentWidget(view);
+    updateEmpty();
+    emit recordOpened(abs);
+    if (!missing.isEmpty() && showError)
+        showError(tr("Some records of the comparison are missing"),
+                  tr("%1 opened without them:\n%2").arg(QFileInfo(abs).fileName(), missing.join(QLatin1Char('\n'))));
+}
+
 void InspectorPage::openRecord(const QString& path)
 {
     const QString abs = QFileInfo(path).absoluteFilePath();
+    if (looksLikeComparisonFile(abs.toStdString())) {
+        openComparison(abs);
+        return;
+    }
     if (const int i = indexOfPath(abs); i >= 0) {
         setCurrentRecordTab(i);
         if (recordTab(i)->isLoaded())
@@ -316,7 +389,7 @@ void InspectorPage::refreshCompare()
 
 void InspectorPage::updateEmpty()
 {
-    stack_->setCurrentIndex(tabCount() > 0 ? 1 : 0);
+    stack_->setCurrentIndex(tabCount() + comparisonCount() > 0 ? 1 : 0);
 }
 
 void InspectorPage::dragEnterEvent(QDragEnterEvent* e)

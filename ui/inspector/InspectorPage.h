@@ -2,6 +2,9 @@
 // The Inspector page: saved records opened in tabs (off the GUI thread, with a progress line
 // in the tab), each inspected in a RecordTab, and a Compare tab once two are open.
 //
+// A comparison record (comparison.json of measure -- A ::: B) opens its children's records,
+// each in its tab, and an InterleavedView of its figures in a tab of its own.
+//
 // For MainWindow: openRecords() from File > Open and the command line, recordOpened for the
 // recent-files list, openFailed when a file cannot be read (the page also shows the message
 // in a dialog unless showError is replaced, as tests do). A failed file never disturbs the
@@ -23,6 +26,7 @@ class QToolButton;
 namespace jb {
 
 class CompareView;
+class InterleavedView;
 class RecordLoader;
 struct LoadedRecord;
 class RecordTab;
@@ -34,8 +38,17 @@ public:
     ~InspectorPage() override;
 
     // Opens each file in its own tab, in this order (a file already open is brought forward).
+    // A comparison record opens as openComparison().
     void openRecords(const QStringList& paths);
     void openRecord(const QString& path);
+    // Opens comparison.json: its children's records (paths relative to its folder), and its view.
+    // A child record that is missing is named in a message (and the view's banner); the
+    // others still open.
+    void openComparison(const QString& path);
+
+    // The comparison views open, in tab order.
+    int comparisonCount() const;
+    InterleavedView* comparisonView(int i) const;
 
     // Record tabs (loading or loaded), in tab order; the Compare tab is not one of them.
     int tabCount() const;

@@ -26,7 +26,6 @@ namespace {
 
 constexpr double kMarkerSize = 11.0;
 
-using ticks::labelFormat;
 constexpr auto niceStep = ticks::nearestStep;
 
 class View : public QChartView {
@@ -68,17 +67,7 @@ struct RoundChart::Impl {
         if (!y_range || fitting)
             return;
         fitting = true;
-        const auto [lo, hi] = *y_range;
-        // About six ticks, fewer where the plot is too short to label them all.
-        const ticks::Scale y = ticks::fitScale(lo, hi, niceStep((hi - lo) / 6.0),
-                                               q->chart()->plotArea().height(),
-                                               QFontMetricsF(ay->labelsFont()).height());
-        if (ay->min() != y.lo || ay->max() != y.hi)
-            ay->setRange(y.lo, y.hi);
-        ay->setTickAnchor(0.0);
-        if (ay->tickInterval() != y.step)
-            ay->setTickInterval(y.step);
-        ay->setLabelFormat(labelFormat(y.step));
+        q->fitValueAxis(ay, y_range->first, y_range->second);
         fitting = false;
     }
 
@@ -286,10 +275,7 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
     d->ay->setTitleText(yTitle);
     // About six labels: a narrow side panel cannot fit one per round.
     const double xstep = std::max(1.0, niceStep(maxRound / 6.0));
-    d->ax->setRange(0.5, maxRound + 0.5);
-    d->ax->setTickAnchor(0.0);
-    d->ax->setTickInterval(xstep);
-    d->ax->setLabelFormat(QStringLiteral("%.0f"));
+    setValueScale(d->ax, 0.5, maxRound + 0.5, xstep);
     d->view->viewport()->update();
 }
 

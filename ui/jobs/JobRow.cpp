@@ -97,35 +97,33 @@ void applyManifest(JobRow& row, const JobManifest& m, const QString& manifestPat
     row.cancelling = false;
 }
 
-EnergyFigures energyFigures(const nlohmann::json& energy)
+EnergyFigures energyFigures(const std::optional<JobEnergy>& energy)
 {
     EnergyFigures f;
-    if (!energy.is_object())
+    if (!energy)
         return f;
-    const auto gc = energy.find("gpu_counter");
-    if (gc == energy.end() || !gc->is_string()) {
+    if (!energy->gpu_counter) {
         f.note = tr("no GPU energy counter (energy.gpu is false)");
         return f;
     }
-    const std::string spec = gc->get<std::string>();
-    const auto counters = energy.find("counters");
-    if (counters == energy.end() || !counters->is_object() || !counters->contains(spec)) {
+    const std::string& spec = *energy->gpu_counter;
+    const CounterEnergy* c = energy->gpuCounter();
+    if (!c) {
         f.note = tr("%1 was not reported").arg(q(spec));
         return f;
     }
-    const nlohmann::json& c = (*counters)[spec];
-    if (c.value("available", true) == false) {
-        f.note = tr("%1 not available: %2").arg(q(spec), q(c.value("reason", std::string())));
+    if (!c->available) {
+        f.note = tr("%1 not available: %2").arg(q(spec), q(c->reason));
         return f;
     }
-    f.total_j = number(c, "total_j");
-    f.marginal_j = number(c, "marginal_j");
-    if (c.contains("busy"))
-        f.busy_mean_w = number(c["busy"], "mean_w");
-    if (c.contains("verdict") && c["verdict"].is_string())
-        f.note = tr("%1 verdict: %2").arg(q(spec), q(c["verdict"].get<std::string>()));
-    else if (c.contains("marginal_note") && c["marginal_note"].is_string())
-        f.note = tr("%1: no marginal energy: %2").arg(q(spec), q(c["marginal_note"].get<std::string>()));
+    f.total_j = c->total_j;
+    f.marginal_j = c->marginal_j;
+    if (c->busy)
+        f.busy_mean_w = c->busy->mean_w;
+    if (c->verdict)
+        f.note = tr("%1 verdict: %2").arg(q(spec), q(*c->verdict));
+    else if (c->marginal_note)
+        f.note = tr("%1: no marginal energy: %2").arg(q(spec), q(*c->marginal_note));
     else
         f.note = q(spec);
     return f;

@@ -89,6 +89,6 @@ struct EnergyFigures {
     std::optional<double> total_j, marginal_j, busy_mean_w;
     QString note;  // "verdict clean", or why the counter had no figure
 };
-EnergyFigures energyFigures(const nlohmann::json& energy);
+EnergyFigures energyFigures(const std::optional<JobEnergy>& energy);
 
 }  // namespace jb

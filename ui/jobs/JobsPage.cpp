@@ -474,6 +474,7 @@ void JobsPage::connectQueue()
     connect(q, &JobQueue::jobFinished, this,
             [this](const QString& n, const JobManifest& m, const QString& path) {
                 model_->markFinished(n, m, path);
+                emit manifestWritten(path);
                 if (n == shown_)
                     showChartFor(n);
                 status_->setText(model_->summaryText());

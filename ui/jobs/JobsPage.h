@@ -85,6 +85,8 @@ public:
 Q_SIGNALS:
     void jobFileLoaded(const QString& path);
     void runningChanged(bool running);
+    // A job's manifest was written (its path): the dashboard adds it to the library.
+    void manifestWritten(const QString& path);
     void queueFinished(const jb::QueueSummary& summary);
 
 private:

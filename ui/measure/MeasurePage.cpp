@@ -4,13 +4,16 @@
 #include "chart/PowerChart.h"
 #include "common/CsvExport.h"
 #include "common/Format.h"
+#include "common/InterleavedView.h"
 #include "common/RecordFiles.h"
 #include "common/RecordView.h"
 #include "measure/LiveFigures.h"
-#include "measure/RunController.h"
+#include "live/SessionSource.h"
 #include "measure/RunForm.h"
 #include "measure/StatusLine.h"
+#include "record/Interleaved.h"
 #include "sampling/SampleStore.h"
+#include "session/LiveComparison.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -26,8 +29,9 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
       form_(new RunForm(std::move(options), this)),
       view_(new RecordView(this)),
       status_(new StatusLine(this)),
-      controller_(new RunController(this)),
-      banner_(new Banner(this))
+      controller_(new SessionSource(this)),
+      banner_(new Banner(this)),
+      cmp_view_(new InterleavedView({}, {}, this))
 {
     banner_->setObjectName(QStringLiteral("banner"));
     banner_->setTextFormat(Qt::PlainText);
@@ -36,7 +40,17 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     auto* rv = new QVBoxLayout(right);
     rv->setContentsMargins(4, 0, 0, 0);
     rv->addWidget(banner_);
-    rv->addWidget(view_, 1);
+    // An interleaved run's comparison below the run, as tall as the user drags it.
+    cmp_view_->setObjectName(QStringLiteral("liveComparison"));
+    cmp_view_->setTitle(tr("This run"));
+    cmp_view_->hide();
+    auto* runSplit = new QSplitter(Qt::Vertical, right);
+    runSplit->addWidget(view_);
+    runSplit->addWidget(cmp_view_);
+    runSplit->setStretchFactor(0, 3);
+    runSplit->setStretchFactor(1, 2);
+    runSplit->setChildrenCollapsible(false);
+    rv->addWidget(runSplit, 1);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(form_);
@@ -52,12 +66,13 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
 
     connect(form_, &RunForm::startRequested, this, &MeasurePage::start);
     connect(form_, &RunForm::stopRequested, this, &MeasurePage::stop);
-    connect(controller_, &RunController::started, this, &MeasurePage::onStarted);
-    connect(controller_, &RunController::childReady, this, &MeasurePage::onChildReady);
-    connect(controller_, &RunController::phase, this, &MeasurePage::onPhase);
-    connect(controller_, &RunController::roundFinished, this, &MeasurePage::onRound);
-    connect(controller_, &RunController::warning, this, &MeasurePage::onWarning);
-    connect(controller_, &RunController::finished, this, &MeasurePage::onFinished);
+    connect(controller_, &SessionSource::started, this, &MeasurePage::onStarted);
+    connect(controller_, &SessionSource::childReady, this, &MeasurePage::onChildReady);
+    connect(controller_, &SessionSource::phase, this, &MeasurePage::onPhase);
+    connect(controller_, &SessionSource::roundFinished, this, &MeasurePage::onRound);
+    connect(controller_, &SessionSource::warning, this, &MeasurePage::onWarning);
+    connect(controller_, &SessionSource::finished, this, &MeasurePage::onFinished);
+    connect(controller_, &SessionSource::finishedSet, this, &MeasurePage::onFinishedSet);
     connect(view_, &RecordView::counterChanged, this, &MeasurePage::updateStatus);
     // Elapsed time, ETA and sampler figures once a second (they are shown in seconds; phase
     // changes update the line at once): each update repaints the status bar.
@@ -97,7 +112,8 @@ void MeasurePage::start()
     // A crash-safe journal beside the records: were the dashboard to die mid-run,
     // `joulebench-cli recover` rebuilds every finished round from it.
     journal_path_.clear();
-    if (const QString folder = autosaveFolder(); QDir().mkpath(folder)) {
+    // (A journal keeps one child's rounds: an interleaved run has none, as in the CLI.)
+    if (const QString folder = autosaveFolder(); plan->children.size() < 2 && QDir().mkpath(folder)) {
         Record named;
         named.label = plan->label;
         QString name = autosaveName(named, QDateTime::currentDateTime());
@@ -118,6 +134,15 @@ void MeasurePage::start()
     base_.idle_s = p.idle_s;
     base_.sample_s = p.periodS();
     base_.child = p.child;
+    if (p.children.size() >= 2) {
+        live_cmp_ = std::make_unique<LiveComparison>(p);
+        refreshComparison();
+        cmp_view_->show();
+    } else {
+        live_cmp_.reset();
+        cmp_view_->hide();
+    }
+    comparison_path_.clear();
     origin_ns_ = 0;
     plan_t0_ns_ = 0;
     busy_ = false;
@@ -162,6 +187,12 @@ void MeasurePage::onStarted(qint64 origin_ns, const QStringList& counters)
     origin_ns_ = origin_ns;
     const Plan& p = controller_->plan();
     view_->beginLive(origin_ns, controller_->stores(), p.expectedDurationS(0.0), base_);
+    if (live_cmp_) {
+        std::vector<int> of_round;
+        for (int i = 0; i < p.totalRounds(); ++i)
+            of_round.push_back(live_cmp_->childOfRound(i));
+        view_->setWorkloads(live_cmp_->names(), std::move(of_round));
+    }
     phase_text_ = tr("starting the child…");
     status_->setCounter(counters.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
                         fmt::fixed(p.sample_ms, 0) + tr(" ms"));
@@ -207,6 +238,12 @@ void MeasurePage::onRound(int index, const Round& r)
 {
     view_->applyRound(index, r);
     rounds_done_ = std::max(rounds_done_, index + 1);
+    if (live_cmp_) {
+        const int before = live_cmp_->blocksDone();
+        live_cmp_->addRound(index, r);
+        if (live_cmp_->blocksDone() != before)
+            refreshComparison();
+    }
     updateStatus();
 }
 
@@ -259,6 +296,94 @@ void MeasurePage::onFinished(const Record& r)
     if (saved)
         emit recordSaved(path);
     emit runFinished(r, saved ? path : QString());
+    if (closing_)
+        emit readyToClose();
+}
+
+void MeasurePage::refreshComparison()
+{
+    if (!live_cmp_)
+        return;
+    auto c = readComparison(live_cmp_->comparison(), "the run's comparison");
+    if (c)
+        cmp_view_->setComparison(std::move(c).value());
+}
+
+void MeasurePage::onFinishedSet(const std::vector<Record>& records)
+{
+    statusTimer_.stop();
+    form_->setRunning(false);
+    // The run as it was watched (every workload's rounds in run order) stays on show; each
+    // workload's own record and comparison.json go into one folder, as measure --out-dir does.
+    Record watched = view_->record();
+    bool aborted = false;
+    for (const Record& r : records)
+        if (r.isAborted() && !aborted) {
+            aborted = true;
+            watched.status = "aborted";
+            watched.error = r.error;
+        }
+    if (!aborted)
+        watched.status = "complete";
+    view_->endLive(watched);
+    has_record_ = true;
+    read_only_ = false;
+
+    InterleavedInput in;
+    in.records = records;
+    const Plan& p = controller_->plan();
+    for (const PlanChild& c : p.children)
+        in.names.push_back(c.name);
+    if (live_cmp_)
+        in.order = live_cmp_->order();
+    in.warmup_blocks = p.warmup;
+    in.order_seed = p.order_seed;
+    QString name = autosaveName(records.empty() ? Record{} : records.front(), QDateTime::currentDateTime());
+    name.chop(5);  // ".json": the run's folder
+    const QString folder = QDir(autosaveFolder()).filePath(name);
+    InterleavedWrite written;
+    if (QDir().mkpath(folder)) {
+        written = writeInterleavedRun(folder.toStdString(), std::move(in));
+    } else {
+        written.errors.push_back("could not create the folder " + folder.toStdString());
+    }
+    if (auto c = readComparison(written.comparison, "the run's comparison"))
+        cmp_view_->setComparison(std::move(c).value());
+    comparison_path_ = QString::fromStdString(written.comparison_path);
+    record_path_ = written.paths.empty() ? QString() : QString::fromStdString(written.paths.front());
+    if (written.errors.empty() && !journal_path_.isEmpty())
+        QFile::remove(journal_path_);
+
+    const int blocks = live_cmp_ ? live_cmp_->blocksDone() : 0;
+    if (!written.errors.empty()) {
+        QStringList e;
+        for (const std::string& s : written.errors)
+            e << QString::fromStdString(s);
+        setBanner(tr("The run's files could not all be saved:\n%1").arg(e.join(QLatin1Char('\n'))), true);
+        status_->setMessage(e.first(), StatusLine::Tone::Error);
+    } else if (aborted) {
+        phase_text_ = tr("aborted");
+        setBanner(tr("Run aborted: %1\nEvery workload's finished rounds are kept, and saved with the comparison "
+                     "of the %n block(s) finished in %2", nullptr, blocks)
+                      .arg(QString::fromStdString(watched.error.value_or("no reason given")), folder),
+                  true);
+        status_->setMessage(tr("Aborted run saved to %1").arg(folder), StatusLine::Tone::Error);
+    } else {
+        phase_text_ = tr("complete");
+        setBanner({}, false);
+        status_->setMessage(tr("Run complete: %n block(s) of %1 workloads, saved to %2", nullptr, blocks)
+                                .arg(records.size())
+                                .arg(folder),
+                            StatusLine::Tone::Good);
+    }
+    updateStatus();
+    status_->hideProgress();
+    emit runningChanged(false);
+    emit hasRecordChanged(true);
+    for (const std::string& path : written.paths)
+        if (!path.empty())
+            emit recordSaved(QString::fromStdString(path));
+    emit runFinished(watched, record_path_);
     if (closing_)
         emit readyToClose();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The Measure page: the run form on the left; the run on the right (chart, summary, rounds
-// table: a RecordView); the status line below. It starts and stops runs (RunController),
+// table: a RecordView); the status line below. It starts and stops runs (SessionSource),
 // saves every finished run by itself, and shows opened records read-only.
 #include "base/Result.h"
 #include "common/Banner.h"
@@ -11,10 +11,14 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <memory>
+
 namespace jb {
 
+class InterleavedView;
+class LiveComparison;
 class RecordView;
-class RunController;
+class SessionSource;
 class RunForm;
 class StatusLine;
 
@@ -27,8 +31,11 @@ public:
     RunForm* form() const { return form_; }
     RecordView* view() const { return view_; }
     StatusLine* statusLine() const { return status_; }
-    RunController* controller() const { return controller_; }
+    SessionSource* controller() const { return controller_; }
     Banner* banner() const { return banner_; }
+    // An interleaved run's comparison, filled in as blocks finish (hidden for one workload).
+    InterleavedView* comparisonView() const { return cmp_view_; }
+    QString comparisonPath() const { return comparison_path_; }  // where the last set's comparison.json lies
 
     bool running() const;
     bool hasRecord() const { return has_record_; }  // a finished run or an opened record
@@ -67,13 +74,15 @@ private:
     void onRound(int index, const Round& r);
     void onWarning(const QString& message);
     void onFinished(const Record& r);
+    void onFinishedSet(const std::vector<Record>& records);
+    void refreshComparison();
     void updateStatus();
     void setBanner(const QString& text, bool error);
 
     RunForm* form_;
     RecordView* view_;
     StatusLine* status_;
-    RunController* controller_;
+    SessionSource* controller_;
     Banner* banner_;
     QTimer statusTimer_;
 
@@ -89,6 +98,9 @@ private:
     bool read_only_ = false;
     bool closing_ = false;
     QString record_path_;
+    std::unique_ptr<LiveComparison> live_cmp_;  // an interleaved run's, from start() on
+    InterleavedView* cmp_view_;
+    QString comparison_path_;
     QString journal_path_;  // the running session's journal (removed once the record is saved)
 };
 

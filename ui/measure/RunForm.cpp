@@ -1,6 +1,7 @@
 #include "measure/RunForm.h"
 
 #include "common/Banner.h"
+#include "measure/ChildrenPanel.h"
 #include "measure/CounterModel.h"
 #include "record/RecordJson.h"
 
@@ -225,6 +226,21 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     cv->addWidget(counterDetail_);
     cv->addWidget(simNote_);
 
+    // Several workloads, interleaved: the command above is the baseline, each row one more.
+    compareBox_ = new QGroupBox(tr("Compare workloads (interleaved)"), this);
+    compareBox_->setObjectName(QStringLiteral("compareBox"));
+    compareBox_->setCheckable(true);
+    compareBox_->setChecked(false);
+    children_ = new ChildrenPanel(compareBox_);
+    children_->setVisible(false);
+    auto* cbv = new QVBoxLayout(compareBox_);
+    cbv->addWidget(children_);
+    connect(compareBox_, &QGroupBox::toggled, this, [this](bool on) {
+        children_->setVisible(on);
+        validate();
+    });
+    connect(children_, &ChildrenPanel::changed, this, &RunForm::validate);
+
     auto* metaBox = new QGroupBox(tr("Meta (JSON)"), this);
     auto* mv = new QVBoxLayout(metaBox);
     mv->addWidget(meta_);
@@ -237,6 +253,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     fv->addWidget(child);
     fv->addWidget(planBox);
     fv->addWidget(counterBox, 1);
+    fv->addWidget(compareBox_);
     fv->addWidget(metaBox);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(fields);
@@ -324,6 +341,22 @@ Result<Plan> RunForm::plan() const
         return Error{"command: give the decoder child's command line"};
     if (!p.workdir.empty() && !QFileInfo(workdir_->text().trimmed()).isDir())
         return Error{"folder: " + p.workdir + " is not a folder"};
+    if (compareBox_ && compareBox_->isChecked()) {
+        // The form's command is the first workload and the baseline; named by its command
+        // line, as the CLI names a child without --name.
+        const PlanChild first{joinCommand(p.child).toStdString(), p.child, {}};
+        auto children = children_->model()->children(first);
+        if (!children)
+            return Error{"workloads: " + children.error()};
+        if (children->size() < 2)
+            return Error{"workloads: add a second workload to compare with, or uncheck Compare workloads"};
+        for (const PlanChild& c : children.value())
+            if (!c.workdir.empty() && !QFileInfo(QString::fromStdString(c.workdir)).isDir())
+                return Error{"workloads: " + c.name + ": folder " + c.workdir + " is not a folder"};
+        p.children = std::move(children.value());
+        p.warmup = children_->warmup();
+        p.keep_going = children_->keepGoing();
+    }
     if (Status v = validatePlan(p); !v)
         return Error{v.error()};
     return p;
@@ -344,6 +377,7 @@ void RunForm::applyPlan(const Plan& p)
         specs << QString::fromStdString(c);
     counters_->setChecked(specs);
     meta_->setPlainText(p.meta.empty() ? QString() : QString::fromStdString(p.meta.dump()));
+    children_->setKeepGoing(p.keep_going);
     validate();
 }
 
@@ -394,7 +428,7 @@ void RunForm::setRunning(bool running)
 {
     running_ = running;
     for (QWidget* w : std::initializer_list<QWidget*>{command_, workdir_, label_, rounds_, k_, idle_, sample_,
-                                                      counterView_, meta_})
+                                                      counterView_, meta_, compareBox_})
         w->setEnabled(!running);
     stop_->setEnabled(running);
     validate();

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -19,6 +20,7 @@ class QTableView;
 
 namespace jb {
 
+class ChildrenPanel;
 class CounterModel;
 
 class RunForm : public QWidget {
@@ -49,6 +51,8 @@ public:
     QPlainTextEdit* metaEdit() const { return meta_; }
     CounterModel* counterModel() const { return counters_; }
     QLabel* simNote() const { return simNote_; }
+    ChildrenPanel* childrenPanel() const { return children_; }
+    QGroupBox* compareBox() const { return compareBox_; }  // checkable: the workloads count when checked
     QLabel* counterDetail() const { return counterDetail_; }
     QString problem() const { return problem_; }  // why Start is disabled, if it is
 
@@ -76,6 +80,8 @@ private:
     QLabel* counterDetail_;
     QLabel* simNote_;
     QPlainTextEdit* meta_;
+    QGroupBox* compareBox_ = nullptr;
+    ChildrenPanel* children_ = nullptr;
     QLabel* metaStatus_;
     QLabel* problemLabel_;
     QPushButton* start_;

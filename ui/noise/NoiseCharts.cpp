@@ -39,7 +39,6 @@ ChartLook noiseLook()
 }
 
 constexpr auto niceStep = ticks::stepAtLeast;  // never more ticks than asked for
-constexpr auto formatFor = ticks::labelFormat;
 
 // A linear axis over [lo, hi] with about `wanted` nice ticks; a vertical one `height_px` tall
 // (0: not laid out yet) gets fewer where they would crowd. The charts are rebuilt with each
@@ -52,11 +51,7 @@ void niceRange(QValueAxis* a, double lo, double hi, int wanted = 5, double heigh
     }
     const ticks::Scale s = ticks::fitScale(lo, hi, niceStep((hi - lo) / wanted), height_px,
                                            QFontMetricsF(a->labelsFont()).height());
-    a->setRange(s.lo, s.hi);
-    a->setTickType(QValueAxis::TicksDynamic);
-    a->setTickAnchor(s.lo);
-    a->setTickInterval(s.step);
-    a->setLabelFormat(formatFor(s.step));
+    ChartFrame::setValueScale(a, s.lo, s.hi, s.step, s.lo);
 }
 
 // Whole decades around [lo, hi], so a log axis always shows labelled ticks.

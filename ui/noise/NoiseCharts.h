@@ -4,6 +4,7 @@
 // idle sd). Each is a ChartFrame (chart, placeholder, export); NoiseCharts.cpp is the page's
 // only file that includes Qt Charts; this header is free of it (pimpl), like chart/PowerChart.h.
 #include "chart/ChartFrame.h"
+#include "live/RunState.h"  // RoundPoint: one round on the rounds chart
 #include "noise/Allan.h"
 #include "noise/Histogram.h"
 #include "noise/IdleNoise.h"
@@ -53,13 +54,6 @@ public:
 
 private:
     std::unique_ptr<Impl> d;
-};
-
-// One round on the rounds chart.
-struct RoundPoint {
-    int round = 0;  // 1-based, as people count
-    double marginal_w = 0;
-    std::optional<std::string> verdict;
 };
 
 // A horizontal line: the smallest marginal W a verdict needs (threshold x idle sd).

@@ -1,18 +1,18 @@
 #include "noise/NoiseLabPage.h"
 
-#include "base/Clock.h"
 #include "chart/PowerChart.h"
 #include "common/Format.h"
+#include "common/RunShading.h"
 #include "common/Palette.h"
 #include "common/RecordFiles.h"
-#include "measure/RunController.h"
+#include "live/SessionSource.h"
 #include "noise/Histogram.h"
 #include "noise/NoiseCharts.h"
 #include "noise/NoiseLabText.h"
 #include "noise/PlannerPanel.h"
 #include "noise/ResolutionModel.h"
 #include "noise/SimControls.h"
-#include "noise/SimSource.h"
+#include "live/SimSource.h"
 #include "noise/VerdictBanner.h"
 #include "sampling/SampleStore.h"
 #include "stats/Statistics.h"
@@ -60,7 +60,7 @@ QLabel* caption(const QString& text)
 }  // namespace
 
 NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
-    : QWidget(parent), options_(std::move(options)), sim_(new SimSource(this)), real_(new RunController(this))
+    : QWidget(parent), options_(std::move(options)), sim_(new SimSource(this)), real_(new SessionSource(this))
 {
     qRegisterMetaType<jb::NoiseLabPage::Mode>();
     const QString decoder = decoderPath(options_);
@@ -70,49 +70,40 @@ NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
     sim_->setSeed(options_.seed);
     buildUi();
 
-    connect(sim_, &SimSource::started, this, [this](qint64 origin_ns, const QStringList&) {
-        if (mode_ == Mode::Simulated)
-            beginLive(origin_ns, sim_->store(), LiveSim::kSpec, sim_->settings().period_s);
-    });
-    connect(sim_, &SimSource::phase, this, [this](const PhaseEvent& e) {
-        if (mode_ == Mode::Simulated)
-            onPhase(e);
-    });
-    connect(sim_, &SimSource::roundFinished, this, [this](int index, const Round& r) {
-        if (mode_ == Mode::Simulated)
-            onRound(index, r);
-    });
+    // Both sources are RunSources: the page follows the one it shows (live_), the same way.
+    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_)}) {
+        connect(src, &RunSource::started, this, [this, src](qint64 origin_ns, const QStringList& counters) {
+            if (src != live_ || counters.isEmpty())
+                return;
+            const std::string spec = src == real_ ? real_choice_.spec : counters.front().toStdString();
+            if (const auto store = src->storeOf(spec))
+                beginLive(origin_ns, store, spec, src->layout().period_s);
+            if (src == real_)
+                setStatus(tr("Waiting for the decoder to start…"));
+        });
+        connect(src, &RunSource::phase, this, [this, src](const PhaseEvent& e) {
+            if (src == live_)
+                onPhase(e);
+        });
+        connect(src, &RunSource::roundFinished, this, [this, src](int index, const Round& r) {
+            if (src == live_)
+                onRound(index, r);
+        });
+        connect(src, &RunSource::warning, this, [this, src](const QString& m) {
+            if (src == live_)
+                setStatus(m, true);
+        });
+    }
     connect(sim_, &SimSource::idleChanged, this, [this](qint64 t_ns) {
         // Idle brackets measured before the change describe other settings.
-        if (mode_ == Mode::Simulated)
+        if (live_ == sim_)
             run_.setNoiseSince(t_ns);
     });
-
-    connect(real_, &RunController::started, this, [this](qint64 origin_ns, const QStringList&) {
-        if (mode_ != Mode::Real)
-            return;
-        for (const auto& [spec, store] : real_->stores())
-            if (spec == real_choice_.spec)
-                beginLive(origin_ns, store, spec, real_->plan().periodS());
-        setStatus(tr("Waiting for the decoder to start…"));
-    });
-    connect(real_, &RunController::childReady, this, [this](qint64 jobs) {
-        if (mode_ == Mode::Real)
+    connect(real_, &SessionSource::childReady, this, [this](qint64 jobs) {
+        if (live_ == real_)
             setStatus(tr("The decoder is ready with %1 jobs per pass.").arg(jobs));
     });
-    connect(real_, &RunController::phase, this, [this](const PhaseEvent& e) {
-        if (mode_ == Mode::Real)
-            onPhase(e);
-    });
-    connect(real_, &RunController::roundFinished, this, [this](int index, const Round& r) {
-        if (mode_ == Mode::Real)
-            onRound(index, r);
-    });
-    connect(real_, &RunController::warning, this, [this](const QString& m) {
-        if (mode_ == Mode::Real)
-            setStatus(m, true);
-    });
-    connect(real_, &RunController::finished, this, &NoiseLabPage::onRealFinished);
+    connect(real_, &SessionSource::finished, this, &NoiseLabPage::onRealFinished);
 
     real_restart_.setSingleShot(true);
     real_restart_.setInterval(800);
@@ -285,6 +276,9 @@ void NoiseLabPage::setMode(Mode m)
 {
     const bool changed = m != mode_;
     mode_ = m;
+    live_ = m == Mode::Simulated ? static_cast<RunSource*>(sim_)
+        : m == Mode::Real        ? static_cast<RunSource*>(real_)
+                                 : nullptr;
     sim_button_->setChecked(m == Mode::Simulated);
     real_button_->setChecked(m == Mode::Real);
     // A record's figures are fixed: the sliders go, the planner moves up.
@@ -333,11 +327,11 @@ void NoiseLabPage::hideEvent(QHideEvent* e)
 
 void NoiseLabPage::stopLive()
 {
-    sim_->stop();
     real_restart_.stop();
     real_restart_pending_ = false;
-    if (real_->running())
-        real_->stop();
+    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_)})
+        if (src->running())
+            src->stop();
 }
 
 void NoiseLabPage::startSimulated()
@@ -464,7 +458,7 @@ void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const Sampl
 void NoiseLabPage::onPhase(const PhaseEvent& e)
 {
     run_.apply(e);
-    trace_->setShades(run_.shades());
+    trace_->setShades(chartShades(run_, run_.spec(), run_.originNs()));
     updatePhaseText();
 }
 
@@ -473,13 +467,13 @@ void NoiseLabPage::onRound(int index, const Round& r)
     run_.addRound(index, r);
     // A real run's first round says what the decoder's pass takes and adds: the planner starts
     // from there (the simulation's figures mean nothing for this machine).
-    if (mode_ == Mode::Real && run_.rounds().size() == 1) {
-        if (r.window_ns > 0 && real_->plan().k > 0)
-            planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(real_->plan().k));
+    if (live_ == real_ && run_.rounds().size() == 1) {
+        if (r.window_ns > 0 && live_->layout().k > 0)
+            planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(live_->layout().k));
         if (const auto m = run_.medianMarginalW(1))
             planner_->setMarginalW(std::max(0.0, *m));
     }
-    trace_->setShades(run_.shades());
+    trace_->setShades(chartShades(run_, run_.spec(), run_.originNs()));
     updateBanner();
     updateRounds();
     const CounterRound* c = r.counter(run_.spec());
@@ -506,38 +500,27 @@ void NoiseLabPage::refresh()
 
 std::int64_t NoiseLabPage::nowNs() const
 {
-    switch (mode_) {
-    case Mode::Simulated:
-        return sim_->nowNs();
-    case Mode::Real:
-        return monotonicNs();
-    case Mode::Record:
-        break;
-    }
-    return run_.originNs();
+    return live_ ? live_->nowNs() : run_.originNs();
 }
 
 double NoiseLabPage::idleS() const
 {
-    if (mode_ == Mode::Record)
-        return record_ ? record_->idle_s : 0.0;
-    if (mode_ == Mode::Real)
-        return real_->plan().idle_s;
-    return sim_->settings().idle_s;
+    if (live_)
+        return live_->layout().idle_s;
+    return record_ ? record_->idle_s : 0.0;
 }
 
 double NoiseLabPage::busyWindowS() const
 {
-    if (mode_ == Mode::Simulated)
-        return sim_->settings().busyS();
-    if (mode_ == Mode::Record)
-        return noise_ && noise_->window_s ? *noise_->window_s : 0.0;
-    return run_.medianWindowS();
+    // The simulation knows its busy window; a real run's is what its rounds took.
+    if (live_)
+        return live_->layout().busy_s.value_or(run_.medianWindowS());
+    return noise_ && noise_->window_s ? *noise_->window_s : 0.0;
 }
 
 void NoiseLabPage::updateTraceWindow()
 {
-    if (mode_ == Mode::Record || !run_.store())
+    if (!live_ || !run_.store())
         return;
     // A sliding window of a few rounds, so the noise stays visible however long the run.
     const double cycle = idleS() + std::max(busyWindowS(), 0.5) + 2 * run_.periodS();
@@ -549,7 +532,7 @@ void NoiseLabPage::updateTraceWindow()
 
 void NoiseLabPage::updatePhaseText()
 {
-    if (mode_ == Mode::Record || !run_.lastPhase()) {
+    if (!live_ || !run_.lastPhase()) {
         banner_->setPhase(QString());
         return;
     }
@@ -595,9 +578,9 @@ void NoiseLabPage::updateRounds()
 
 void NoiseLabPage::updateNoiseFigures()
 {
-    if (mode_ != Mode::Record && run_.store()) {
+    if (live_ && run_.store()) {
         noise_ = run_.liveNoise(kBracketsUsed);
-        trace_->setBands(run_.bands(nowNs()));  // the open bracket's band grows with it
+        trace_->setBands(chartBands(run_.idleBands(nowNs()), run_.originNs()));  // the open bracket's band grows with it
     }
     if (!noise_) {
         figures_key_.clear();
@@ -715,13 +698,13 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         showTrace(true);
         trace_->setSource(run_.store(), run_.originNs(), false);
         trace_->setSeriesName(QString::fromStdString(noise_->spec));
-        trace_->setShades(run_.shades());
+        trace_->setShades(chartShades(run_, run_.spec(), run_.originNs()));
         std::int64_t newest = run_.originNs();
         run_.store()->read([&](const std::vector<Interval>& all) {
             if (!all.empty())
                 newest = all.back().t1_ns;
         });
-        trace_->setBands(run_.bands(newest));
+        trace_->setBands(chartBands(run_.idleBands(newest), run_.originNs()));
         trace_->resetView();
     } else {
         trace_->clear();
@@ -731,14 +714,16 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
     }
 
     PlanInputs in = planInputsFrom(*noise_, r);
-    planner_->setNoise(
+    // With the record itself, the panel plans a coarse counter as `joulebench-cli plan` does.
+    planner_->setRecordNoise(
         in,
         tr("Idle noise from the record: sd %1 W over %2 intervals in %3 brackets (%4), every %5.")
             .arg(fmt::significant(noise_->idle_sd_w, 3))
             .arg(noise_->intervals)
             .arg(noise_->brackets)
             .arg(noise_->source == "samples" ? tr("raw samples") : tr("stored bracket figures"))
-            .arg(fmt::duration(noise_->period_s)));
+            .arg(fmt::duration(noise_->period_s)),
+        std::make_shared<const Record>(r), noise_->spec);
     planner_->setMeasuredMarginal(noise_->marginal_w, tr("the record's median"));
     if (noise_->marginal_w)
         planner_->setMarginalW(*noise_->marginal_w);

@@ -4,7 +4,7 @@
 //
 //   Simulated: the `sim` counter under sliders (SimSource); the chart, the ratio and the verdict
 //              follow the sliders as they move.
-//   Real:      a real jb::Session (RunController, on its backend thread) on the machine's
+//   Real:      a real jb::Session (SessionSource, on its backend thread) on the machine's
 //              counter with the bundled demo decoder, so the room sees the real noise next.
 //   Record:    a saved record's idle brackets and rounds (showRecord / openRecord).
 //
@@ -13,7 +13,7 @@
 // the idle power histogram with its normal fit, its Allan deviation, and the planner.
 #include "base/Result.h"
 #include "counters/CounterRegistry.h"
-#include "noise/NoiseRun.h"
+#include "live/RunState.h"
 #include "noise/RealCounter.h"
 #include "noise/RecordNoise.h"
 #include "record/Record.h"
@@ -44,7 +44,8 @@ class PlannerPanel;
 class PowerChart;
 class ResolutionModel;
 class RoundsChart;
-class RunController;
+class SessionSource;
+class RunSource;
 class SampleStore;
 class SimControls;
 class SimSource;
@@ -85,7 +86,8 @@ public:
 
     SimControls* controls() const { return controls_; }
     SimSource* simSource() const { return sim_; }
-    RunController* realRun() const { return real_; }
+    SessionSource* realRun() const { return real_; }
+    RunSource* liveSource() const { return live_; }  // the run shown now; none for a record
     VerdictBanner* banner() const { return banner_; }
     PlannerPanel* planner() const { return planner_; }
     PowerChart* trace() const { return trace_; }
@@ -101,7 +103,7 @@ public:
     const std::optional<RecordNoise>& noise() const { return noise_; }
     const std::vector<Round>& rounds() const { return run_.rounds(); }
     const std::string& counter() const { return run_.spec(); }
-    const NoiseRun& run() const { return run_; }
+    const RunState& run() const { return run_; }
 
 signals:
     void modeChanged(jb::NoiseLabPage::Mode mode);
@@ -142,14 +144,15 @@ private:
     bool started_once_ = false;
 
     SimSource* sim_;
-    RunController* real_;
+    SessionSource* real_;
+    RunSource* live_ = nullptr;  // the source shown: sim_, real_, or none (a record)
     QTimer timer_;
     QTimer real_restart_;  // a layout slider moved during a real run: restart once it settles
     bool real_restart_pending_ = false;
     int ticks_ = 0;
 
     // What is shown.
-    NoiseRun run_;
+    RunState run_;
     std::optional<Record> record_;
     std::optional<RecordNoise> noise_;
     std::vector<double> figures_key_;  // what the noise figures were last drawn from

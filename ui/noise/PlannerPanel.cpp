@@ -120,6 +120,16 @@ PlannerPanel::PlannerPanel(QWidget* parent)
 
 void PlannerPanel::setNoise(const PlanInputs& base, const QString& source)
 {
+    setRecordNoise(base, source, nullptr, std::string());
+}
+
+void PlannerPanel::setRecordNoise(const PlanInputs& base, const QString& source, std::shared_ptr<const Record> record,
+                                  const std::string& spec)
+{
+    if (record != record_ || spec != spec_)
+        outcome_.reset();  // another record or counter: plan again even where the noise looks alike
+    record_ = std::move(record);
+    spec_ = record_ ? spec : std::string();
     base_ = base;
     have_noise_ = true;
     source_->setText(source);
@@ -130,6 +140,9 @@ void PlannerPanel::clearNoise(const QString& why)
 {
     have_noise_ = false;
     outcome_.reset();
+    coarse_.reset();
+    record_.reset();
+    spec_.clear();
     source_->setText(why);
     result_->setText(tr("No plan yet"));
     result_->setStyleSheet(palette::textStyle(palette::faintText()));
@@ -153,6 +166,8 @@ void PlannerPanel::setMarginalW(double w)
 void PlannerPanel::setBusySPerK(double s)
 {
     busyPerK_->setValue(s);
+    busy_per_k_set_ = s;
+    busy_per_k_shown_ = busyPerK_->value();
 }
 void PlannerPanel::setTarget(const QString& verdict)
 {
@@ -194,8 +209,16 @@ void PlannerPanel::replan()
     if (outcome_ && samePlanInputs(in, in_))
         return;
     in_ = in;
-    outcome_ = planRun(in_);
-    show(*outcome_);
+    // A coarse counter's idle sd is its quantisation: the remedy is its cadence, as the CLI's plan.
+    const double perK = busyPerK_->value() == busy_per_k_shown_ ? busy_per_k_set_ : in_.busy_s_per_k;
+    coarse_ = record_ ? cadencePlan(*record_, spec_, perK, in_.min_idle_intervals, in_.min_rounds) : std::nullopt;
+    if (coarse_) {
+        outcome_ = coarse_->outcome();
+        showCoarse(*coarse_);
+    } else {
+        outcome_ = planRun(in_);
+        show(*outcome_);
+    }
     emit planned(*outcome_);
 }
 
@@ -236,6 +259,14 @@ void PlannerPanel::show(const PlanOutcome& o)
         detail_->setText(d);
     }
     apply_->setEnabled(applicable_ && o.reachable);
+}
+
+void PlannerPanel::showCoarse(const CadencePlan& p)
+{
+    result_->setText(QString::fromStdString(p.settings));
+    result_->setStyleSheet(palette::textStyle(palette::errorText()));
+    detail_->setText(QString::fromStdString(p.text()));
+    apply_->setEnabled(false);  // the sampling period is not the run's to change from here
 }
 
 QString PlannerPanel::resultText() const
