@@ -3,6 +3,7 @@
 // the child's rusage energy, and a fake ioreg the GPU-time share. The marginal energies must
 // match the injected truth; a refused overlap and a failing rusage call end the run with the
 // error; no CF object outlives the session.
+#include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "FakeApple.h"
 #include "session/Session.h"
 

@@ -4,6 +4,7 @@
 // commands name the coarse counter in the Inspector's words (jb::coarseCounter), and plan
 // recommends sampling no faster than the counter updates instead of a quieter machine. Records
 // from fine counters get no such message.
+#include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "CliTestKit.h"
 
 #include "record/RecordJson.h"

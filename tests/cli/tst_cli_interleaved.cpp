@@ -1,6 +1,7 @@
 // measure with several children (-- A ::: B): one fake zone whose busy power is that of the
 // child running (fakechild --busy-w writes it into the flag, fakezone --busy-from-flag reads
 // it), so each child's true energy is known; the run interleaves them in balanced blocks.
+#include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "CliTestKit.h"
 
 #include <QTemporaryDir>
@@ -179,6 +180,100 @@ private slots:
         QVERIFY(QFile::exists(out + QStringLiteral("/comparison.json")));
     }
 
+    void keepGoingDropsTheChildThatDies()
+    {
+        // Three children; the second crashes in its second round. With --keep-going it is
+        // dropped there and the two others run every block.
+        QTemporaryDir dir;
+        Zone z(dir.path());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(z.dir + QStringLiteral("/energy_uj")), 5000);
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const QString md = dir.filePath(QStringLiteral("table.md"));
+        const Run r = cli(measure(z, out,
+                                  {QStringLiteral("--rounds"), QStringLiteral("4"), QStringLiteral("--keep-going"),
+                                   QStringLiteral("--name"), QStringLiteral("ok"), QStringLiteral("--name"),
+                                   QStringLiteral("dies"), QStringLiteral("--name"), QStringLiteral("other"),
+                                   QStringLiteral("--export-markdown"), md, QStringLiteral("--")}) +
+                          child(z, "15") + QStringList{QStringLiteral(":::")} +
+                          child(z, "18", {QStringLiteral("--mode"), QStringLiteral("exit"), QStringLiteral("--fail-round"),
+                                          QStringLiteral("2")}) +
+                          QStringList{QStringLiteral(":::")} + child(z, "18"));
+        QCOMPARE(r.code, 1);  // a record is aborted: the dropped child's
+        QVERIFY2(r.err.contains("dies was dropped at block 2"), r.err.constData());
+        QVERIFY2(!r.err.contains(": aborted:"), r.err.constData());
+        const json ok = readJson(out + QStringLiteral("/ok.json"));
+        const json dies = readJson(out + QStringLiteral("/dies.json"));
+        const json other = readJson(out + QStringLiteral("/other.json"));
+        // The survivors' records are complete; the dropped one keeps its round and says why.
+        QCOMPARE(ok.at("status").get<std::string>(), std::string("complete"));
+        QCOMPARE(other.at("status").get<std::string>(), std::string("complete"));
+        QCOMPARE(ok.at("rounds").size(), std::size_t(4));
+        QCOMPARE(other.at("rounds").size(), std::size_t(4));
+        QCOMPARE(dies.at("status").get<std::string>(), std::string("aborted"));
+        QCOMPARE(dies.at("rounds").size(), std::size_t(1));
+        const std::string error = dies.at("error").get<std::string>();
+        QVERIFY2(error.find("dropped at block 2 (--keep-going): child 2 (dies)") == 0, error.c_str());
+        QVERIFY2(!ok.contains("error") || ok.at("error").is_null(), ok.dump().c_str());
+        // The comparison marks it dropped and pairs each child over the blocks both measured.
+        const json cmp = readJson(out + QStringLiteral("/comparison.json"));
+        const json& d = cmp.at("children")[1];
+        QCOMPARE(d.at("name").get<std::string>(), std::string("dies"));
+        QCOMPARE(d.at("dropped").at("block").get<int>(), 2);
+        QVERIFY2(d.at("dropped").at("reason").get<std::string>().find("child 2 (dies)") == 0, d.dump().c_str());
+        QVERIFY(!cmp.at("children")[0].contains("dropped"));
+        QVERIFY(!cmp.at("children")[2].contains("dropped"));
+        QCOMPARE(cmp.at("pairs").size(), std::size_t(2));
+        QCOMPARE(cmp.at("pairs")[0].at("name").get<std::string>(), std::string("dies"));
+        QCOMPARE(cmp.at("pairs")[0].at("energy").at("blocks").get<int>(), 1);
+        QCOMPARE(cmp.at("pairs")[1].at("name").get<std::string>(), std::string("other"));
+        QCOMPARE(cmp.at("pairs")[1].at("energy").at("blocks").get<int>(), 4);
+        QCOMPARE(cmp.at("pairs")[1].at("time").at("blocks").get<int>(), 4);
+        const double ratio = cmp.at("pairs")[1].at("energy").at("ratio").get<double>();
+        QVERIFY2(std::fabs(ratio / (18.0 / 15.0) - 1) < 0.05, std::to_string(ratio).c_str());
+        // The order as run: all three in the first block, the survivors after.
+        const json& order = cmp.at("order");
+        QCOMPARE(order.size(), std::size_t(4));
+        QCOMPARE(order[0].size(), std::size_t(3));
+        for (std::size_t b = 1; b < 4; ++b) {
+            QCOMPARE(order[b].size(), std::size_t(2));
+            QVERIFY(order[b][0] != "dies" && order[b][1] != "dies");
+        }
+        QFile m(md);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        QVERIFY(m.readAll().contains("dies was dropped at block 2 (--keep-going)"));
+    }
+
+    void keepGoingDropsAChildThatTimesOut()
+    {
+        // The second child hangs in its first round: --round-timeout ends its round, --keep-going
+        // drops it, and the first runs every block.
+        QTemporaryDir dir;
+        Zone z(dir.path());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(z.dir + QStringLiteral("/energy_uj")), 5000);
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run r = cli(measure(z, out, {QStringLiteral("--rounds"), QStringLiteral("3"), QStringLiteral("--keep-going"),
+                                           QStringLiteral("--round-timeout"), QStringLiteral("2"), QStringLiteral("--name"),
+                                           QStringLiteral("ok"), QStringLiteral("--name"), QStringLiteral("hangs"),
+                                           QStringLiteral("--")}) +
+                          child(z, "15") + QStringList{QStringLiteral(":::")} +
+                          child(z, "18", {QStringLiteral("--mode"), QStringLiteral("hang"), QStringLiteral("--fail-round"),
+                                          QStringLiteral("1")}));
+        QCOMPARE(r.code, 1);
+        const json ok = readJson(out + QStringLiteral("/ok.json"));
+        const json hangs = readJson(out + QStringLiteral("/hangs.json"));
+        QCOMPARE(ok.at("status").get<std::string>(), std::string("complete"));
+        QCOMPARE(ok.at("rounds").size(), std::size_t(3));
+        QCOMPARE(hangs.at("rounds").size(), std::size_t(0));
+        QVERIFY2(hangs.at("error").get<std::string>().find("did not answer 'go 1' within") != std::string::npos,
+                 hangs.dump().c_str());
+        const json cmp = readJson(out + QStringLiteral("/comparison.json"));
+        QCOMPARE(cmp.at("children")[1].at("dropped").at("block").get<int>(), 1);
+        QCOMPARE(cmp.at("pairs")[0].at("energy").at("blocks").get<int>(), 0);
+        // The survivor's rounds are whole: each has its busy window and both brackets.
+        for (const json& round : ok.at("rounds"))
+            QVERIFY2(round.at("decodes").get<int>() > 0, round.dump().c_str());
+    }
+
     void interleavingRemovesTheBiasOfAWarmingChip()
     {
         // Two identical workloads (15 W busy) on a chip whose busy power grows 3% per second.
@@ -251,6 +346,7 @@ private slots:
             {{QStringLiteral("--parameter-list"), QStringLiteral("q"), QStringLiteral("1,2"), QStringLiteral("--"), fc},
              "no child's command line uses {q}"},
             {{QStringLiteral("--warmup"), QStringLiteral("1"), QStringLiteral("--"), fc}, "--warmup is for several children"},
+            {{QStringLiteral("--keep-going"), QStringLiteral("--"), fc}, "--keep-going is for several children"},
             {{QStringLiteral("--baseline"), QStringLiteral("nope"), QStringLiteral("--"), fc, QStringLiteral(":::"), fc,
               QStringLiteral("x")},
              "no child has that name"},

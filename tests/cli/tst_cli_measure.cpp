@@ -1,4 +1,5 @@
 // joulebench-cli measure as a user runs it: a drop-in for the reference harness.
+#include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "CliTestKit.h"
 
 #include <QJsonDocument>

@@ -95,6 +95,29 @@ private Q_SLOTS:
         QCOMPARE(rows[0].at("state").get<std::string>(), std::string("preserved"));
     }
 
+    // Each finished job's manifest joins the library (--library, else $JOULEBENCH_LIBRARY);
+    // --no-library keeps them out.
+    void runAddsTheManifestsToTheLibrary()
+    {
+        jbtest::FakeGpuMachine m;
+        const QString file = writeJobFile(m, {jbtest::workerJob("good", {"--write", "{run_dir}/r.json"})});
+        const QString lib = QString::fromStdString(m.root + "/lib.sqlite");
+        auto both = cli({QStringLiteral("run"), file, QStringLiteral("--library"), lib, QStringLiteral("--no-library")});
+        QCOMPARE(both.code, 2);
+        auto run = cli({QStringLiteral("run"), file, QStringLiteral("--library"), lib});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err));
+        QVERIFY2(!run.err.contains(QStringLiteral("not added")), qPrintable(run.err));
+        QProcess list;
+        list.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"),
+                   {QStringLiteral("library"), QStringLiteral("list"), QStringLiteral("--library"), lib,
+                    QStringLiteral("--json")});
+        QVERIFY(list.waitForFinished(30000));
+        QCOMPARE(list.exitCode(), 0);
+        const json rows = json::parse(list.readAllStandardOutput().toStdString());
+        QCOMPARE(rows.size(), std::size_t(1));
+        QVERIFY2(rows.dump().find("\"good\"") != std::string::npos, rows.dump().c_str());
+    }
+
     void statusShowsOrphansAndJobsNotRun()
     {
         jbtest::FakeGpuMachine m;

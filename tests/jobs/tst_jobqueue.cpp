@@ -212,31 +212,33 @@ private Q_SLOTS:
         QCOMPARE(man.hardware.memory_read_errors, std::int64_t(0));
         QVERIFY(man.work == json({{"method", "bp"}, {"expected_epochs", 3}}));
         // NVML accounting is on for GPU 1: each process's own maximum, kept after it exited.
-        QCOMPARE(man.hardware.accounting.at("enabled").get<bool>(), true);
-        QCOMPARE(man.hardware.accounting.at("per_process_max_memory_mib")
-                     .at(std::to_string(s.started_pid.at("train")))
-                     .get<int>(),
-                 512);
+        QVERIFY(man.hardware.accounting.has_value());
+        QCOMPARE(man.hardware.accounting->enabled, std::optional<bool>(true));
+        QCOMPARE(man.hardware.accounting->per_process_max_memory_mib.at(s.started_pid.at("train")),
+                 std::int64_t(512));
         QCOMPARE(man.cuda_visible_devices, std::string("1"));
         QVERIFY(man.source.is_null());  // no provenance asked for
         QCOMPARE(man.joulebench_version, std::string(JB_VERSION));
         QVERIFY(man.termination.at("signalled_pids").empty());  // nothing left to end
 
         // GPU energy: 60 W idle, 200 W while the job's process is alive (the fake's script).
-        const json& gpu = man.energy.at("counters").at("nvml:1");
-        QCOMPARE(gpu.at("available").get<bool>(), true);
-        const double total_j = gpu.at("total_j").get<double>();
-        const double marginal_j = gpu.at("marginal_j").get<double>();
-        const double covered_s = gpu.at("covered_seconds").get<double>();
+        QVERIFY(man.energy.has_value());
+        const jb::CounterEnergy& gpu = man.energy->counters.at("nvml:1");
+        QCOMPARE(gpu.available, true);
+        const double total_j = gpu.total_j;
+        QVERIFY(gpu.marginal_j.has_value());
+        const double marginal_j = *gpu.marginal_j;
+        const double covered_s = gpu.covered_seconds;
         QVERIFY2(total_j > 150 * covered_s && total_j < 230 * covered_s,
                  qPrintable(QString::number(total_j)));
         QVERIFY2(marginal_j > 0.6 * 140 * covered_s && marginal_j < 1.3 * 140 * covered_s,
                  qPrintable(QString::number(marginal_j)));
-        QVERIFY(std::abs(gpu.at("idle_before").at("mean_w").get<double>() - 60) < 6);
-        QCOMPARE(man.energy.at("gpu_counter").get<std::string>(), std::string("nvml:1"));
-        const json& pkg = man.energy.at("counters").at("rapl");
-        QCOMPARE(pkg.at("available").get<bool>(), true);
-        QCOMPARE(pkg.at("total_j").get<double>(), 0.0);  // the fixture zone never advances
+        QVERIFY(gpu.idle_before.has_value());
+        QVERIFY(std::abs(gpu.idle_before->mean_w - 60) < 6);
+        QCOMPARE(man.energy->gpu_counter, std::optional<std::string>("nvml:1"));
+        const jb::CounterEnergy& pkg = man.energy->counters.at("rapl");
+        QCOMPARE(pkg.available, true);
+        QCOMPARE(pkg.total_j, 0.0);  // the fixture zone never advances
 
         // Logs in the run folder; lines and progress as signals.
         const std::string out = jbtest::readText(man.logs.at("stdout").get<std::string>());
@@ -298,8 +300,9 @@ private Q_SLOTS:
         QCOMPARE(t.hardware.peak_process_gpu_memory_mib, std::int64_t(1024 + 2048));
         QCOMPARE(t.hardware.memory_source, std::string("nvidia-smi"));
         QCOMPARE(t.hardware.gpu_report_source, std::string("nvidia-smi"));
-        QVERIFY(t.hardware.accounting.is_null());
-        QCOMPARE(t.energy.at("counters").at("nvml:0").at("available").get<bool>(), false);
+        QVERIFY(!t.hardware.accounting.has_value());
+        QVERIFY(t.energy.has_value());
+        QCOMPARE(t.energy->counters.at("nvml:0").available, false);
         // No process of the job survives: not the leader, not the double-forked daemon.
         const std::int64_t daemon = readPid(pidfile);
         QVERIFY(daemon > 0);

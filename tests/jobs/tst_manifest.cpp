@@ -18,6 +18,14 @@ class TestManifest : public QObject {
     Q_OBJECT
 
 private:
+    static jb::JobEnergy energyOf(const json& j)
+    {
+        auto e = jb::JobEnergy::fromJson(j);
+        if (!e.ok())
+            qFatal("%s", e.error().c_str());
+        return *e;
+    }
+
     static jb::JobManifest sample()
     {
         jb::JobSpec spec;
@@ -50,9 +58,9 @@ private:
                       3600,
                       2,
                       "nvidia-smi timed out",
-                      json{{"enabled", false}}};
+                      jb::JobAccounting{false, {}, {}, 0, 0}};
         m.work = {{"method", "bp"}, {"expected_epochs", 100}};
-        m.energy = {{"counters", {{"nvml:5", {{"total_j", 123.5}, {"marginal_j", 99.25}}}}}};
+        m.energy = energyOf({{"counters", {{"nvml:5", {{"total_j", 123.5}, {"marginal_j", 99.25}}}}}});
         m.logs = {{"stdout", "/runs/vgg16_bp/driver_1/stdout.log"},
                   {"stderr", "/runs/vgg16_bp/driver_1/stderr.log"}};
         m.run_directory = "/runs/vgg16_bp/driver_1";
@@ -77,6 +85,137 @@ private Q_SLOTS:
         auto again = jb::JobManifest::fromJson(json::parse(jb::manifestText(j)));
         QVERIFY(again.ok());
         QVERIFY(*again == m);
+    }
+
+    // The typed energy, accounting and Slurm reports read and write exactly the JSON the
+    // executors have always written (keys, nulls, integer or float), so a manifest on disk is
+    // rewritten byte for byte.
+    static json fullReports()
+    {
+        json j = sample().toJson();
+        const json bracket = {{"intervals", 100}, {"mean_w", 250.5}, {"sd_w", 3.25}, {"span_seconds", 10.0}};
+        j["energy"] = {
+            {"idle_seconds", 1.0},
+            {"sampling_period_seconds", 0.1},
+            {"counters",
+             {{"nvml:5",
+               {{"spec", "nvml:5"}, {"available", true}, {"info", {{"kind", "nvml"}, {"update_cadence_ms", 20.0}}},
+                {"total_j", 123.5}, {"covered_seconds", 10.2}, {"busy", bracket}, {"idle_before", bracket},
+                {"idle_after", bracket}, {"marginal_j", 99.25}, {"ratio", 12.5}, {"verdict", "clean"},
+                {"intervals", 140}, {"read_errors", 0}, {"last_error", nullptr}}},
+              {"rapl",
+               {{"spec", "rapl"}, {"available", true}, {"info", json::object()}, {"total_j", 0.0},
+                {"covered_seconds", 0.0}, {"busy", nullptr}, {"idle_before", nullptr}, {"idle_after", nullptr},
+                {"marginal_j", nullptr}, {"ratio", nullptr}, {"verdict", nullptr},
+                {"marginal_note", "fewer than two intervals in the job or an idle bracket"}, {"intervals", 1},
+                {"read_errors", 2}, {"last_error", "EIO"}}},
+              {"nvml:1", {{"spec", "nvml:1"}, {"available", false}, {"reason", "NVML not loaded"}}}}},
+            {"gpu_counter", "nvml:5"},
+            {"package_counter", "rapl"}};
+        j["hardware"]["accounting"] = {{"enabled", true},
+                                       {"per_process_max_memory_mib", {{"4242", 512}, {"10", 7}}},
+                                       {"max_process_memory_mib", 512},
+                                       {"sum_of_process_max_memory_mib", 519}};
+        j["slurm"] = {{"job_id", "77"}, {"cluster", "lab"}, {"partition", "gpu"}, {"node", "n1"},
+                      {"cuda_visible_devices", "0"}, {"job_gpus", "5"},
+                      {"gpus", {{{"physical_index", 5}, {"uuid", "GPU-5"}, {"name", "NVIDIA H200"}}}},
+                      {"state", "COMPLETED"}, {"reason", nullptr}, {"submit_time", "2024-05-01T10:00:00"},
+                      {"start_time", "2024-05-01T10:00:01"}, {"end_time", "2024-05-01T11:00:01"},
+                      {"exit_code", 0}, {"signal", 0}, {"state_source", "scontrol"}};
+        return j;
+    }
+
+    static std::string rewritten(const json& j)
+    {
+        auto m = jb::JobManifest::fromJson(json::parse(jb::manifestText(j)));
+        if (!m.ok())
+            return "error: " + m.error();
+        return jb::manifestText(m->toJson());
+    }
+
+    void reportsRoundTripByteForByte()
+    {
+        const json j = fullReports();
+        QCOMPARE(rewritten(j), jb::manifestText(j));
+        auto m = jb::JobManifest::fromJson(j);
+        QVERIFY(m.ok());
+        // Typed all the way down.
+        QVERIFY(m->energy);
+        const jb::CounterEnergy* gpu = m->energy->gpuCounter();
+        QVERIFY(gpu);
+        QCOMPARE(gpu->marginal_j, std::optional<double>(99.25));
+        QCOMPARE(gpu->busy->intervals, std::int64_t(100));
+        QCOMPARE(gpu->info.at("kind").get<std::string>(), std::string("nvml"));
+        QCOMPARE(m->energy->counters.at("rapl").marginal_note,
+                 std::optional<std::string>("fewer than two intervals in the job or an idle bracket"));
+        QCOMPARE(m->energy->counters.at("nvml:1").available, false);
+        QCOMPARE(m->energy->counters.at("nvml:1").reason, std::string("NVML not loaded"));
+        QVERIFY(m->hardware.accounting);
+        QCOMPARE(m->hardware.accounting->per_process_max_memory_mib.at(4242), std::int64_t(512));
+        QCOMPARE(m->hardware.accounting->sum_of_process_max_memory_mib, std::int64_t(519));
+        QVERIFY(m->slurm && m->slurm->allocation && m->slurm->end);
+        QCOMPARE(m->slurm->allocation->gpus.at(0).uuid, std::string("GPU-5"));
+        QCOMPARE(m->slurm->end->state, std::optional<std::string>("COMPLETED"));
+        QCOMPARE(m->slurm->end->exit_code, std::optional<int>(0));
+        QVERIFY(!m->slurm->end->reason);
+        QVERIFY(!m->slurm->written_by);
+        // Values to JSON and back are the same values.
+        auto again = jb::JobManifest::fromJson(m->toJson());
+        QVERIFY(again.ok());
+        QVERIFY(*again == *m);
+    }
+
+    void partialReportsRoundTripByteForByte()
+    {
+        json j = fullReports();
+        // No NVML, no energy report, a local job (no slurm key at all).
+        j["hardware"]["accounting"] = nullptr;
+        j["energy"] = nullptr;
+        j.erase("slurm");
+        QCOMPARE(rewritten(j), jb::manifestText(j));
+        auto m = jb::JobManifest::fromJson(j);
+        QVERIFY(m.ok());
+        QVERIFY(!m->energy && !m->hardware.accounting && !m->slurm);
+        QVERIFY(!m->toJson().contains("slurm"));
+        // Accounting off, and unreadable; the node's record before the driver added Slurm's end;
+        // the driver's own record where the node wrote none.
+        j["hardware"]["accounting"] = {{"enabled", false}};
+        j["slurm"] = {{"job_id", nullptr}, {"cluster", nullptr}, {"partition", nullptr}, {"node", "n1"},
+                      {"cuda_visible_devices", "0"}, {"job_gpus", nullptr}, {"gpus", json::array()}};
+        QCOMPARE(rewritten(j), jb::manifestText(j));
+        j["hardware"]["accounting"] = {{"enabled", nullptr}, {"error", "NVML: not supported"}};
+        j["slurm"] = {{"job_id", "78"}, {"partition", nullptr}, {"node", nullptr}, {"state", "CANCELLED"},
+                      {"reason", nullptr}, {"submit_time", nullptr}, {"start_time", nullptr},
+                      {"end_time", nullptr}, {"exit_code", nullptr}, {"signal", nullptr},
+                      {"state_source", "jobcomp"}, {"written_by", "driver"}};
+        QCOMPARE(rewritten(j), jb::manifestText(j));
+        m = jb::JobManifest::fromJson(j);
+        QVERIFY(m.ok());
+        QVERIFY(!m->hardware.accounting->enabled);
+        QCOMPARE(m->hardware.accounting->error, std::string("NVML: not supported"));
+        QVERIFY(!m->slurm->allocation);
+        QCOMPARE(m->slurm->written_by, std::optional<std::string>("driver"));
+    }
+
+    void reportsWithWrongValuesNameThePath()
+    {
+        auto errorOf = [](const json& j) {
+            auto m = jb::JobManifest::fromJson(j, "m.json");
+            return m.ok() ? std::string("ok") : m.error();
+        };
+        json j = fullReports();
+        j["energy"]["counters"]["nvml:5"]["total_j"] = "lots";
+        QCOMPARE(errorOf(j), std::string("m.json: $.energy.counters[\"nvml:5\"].total_j: expected a number, found \"lots\""));
+        j = fullReports();
+        j["hardware"]["accounting"]["per_process_max_memory_mib"]["abc"] = 1;
+        QVERIFY2(errorOf(j).find("$.hardware.accounting.per_process_max_memory_mib.abc") != std::string::npos,
+                 errorOf(j).c_str());
+        j = fullReports();
+        j["slurm"]["gpus"][0]["physical_index"] = "five";
+        QCOMPARE(errorOf(j), std::string("m.json: $.slurm.gpus[0].physical_index: expected an integer, found \"five\""));
+        j = fullReports();
+        j["slurm"]["exit_code"] = 1.5;
+        QVERIFY2(errorOf(j).find("$.slurm.exit_code") != std::string::npos, errorOf(j).c_str());
     }
 
     void referenceFields()

@@ -139,8 +139,8 @@ private Q_SLOTS:
         QCOMPARE(jb::allocatedGpus(std::nullopt, std::string("0,1")), (std::vector<int>{0, 1}));
         QCOMPARE(jb::allocatedGpus(std::nullopt, std::string("GPU-1234")), std::vector<int>{});
         QCOMPARE(jb::allocatedGpus(std::nullopt, std::nullopt), std::vector<int>{});
-        const auto rec = jb::slurmNodeRecord({"SLURM_JOB_ID=7", "SLURMD_NODENAME=n1", "CUDA_VISIBLE_DEVICES=0"},
-                                             nlohmann::json::array());
+        const auto rec = jb::slurmNodeRecord({"SLURM_JOB_ID=7", "SLURMD_NODENAME=n1", "CUDA_VISIBLE_DEVICES=0"}, {})
+                             .toJson();
         QVERIFY(rec["job_id"] == "7");
         QVERIFY(rec["node"] == "n1");
         QVERIFY(rec["partition"].is_null());

@@ -44,7 +44,7 @@ void logEnd(const std::string& runs, const char* name)
     const auto d = jb::inspectJob(runs, name);
     if (!d.manifest)
         return;
-    const json& sl = d.manifest->slurm;
+    const json sl = d.manifest->slurm ? d.manifest->slurm->toJson() : json::object();
     qInfo("job %s: status=%s rc=%s slurm_state=%s slurm_exit=%s written_by=%s", name,
           jb::statusName(d.manifest->status).c_str(),
           d.manifest->return_code ? std::to_string(*d.manifest->return_code).c_str() : "-",
@@ -162,37 +162,39 @@ private Q_SLOTS:
 
         const std::string runs = runsOf(file);
         std::map<std::string, jb::JobManifest> m;
+        std::map<std::string, json> slurm;  // each manifest's `slurm` as written
         for (const char* n : {"good", "bad", "slow"}) {
             const auto d = jb::inspectJob(runs, n);
             QCOMPARE(d.state, jb::DiskState::Preserved);
             m[n] = *d.manifest;
-            QVERIFY2(m[n].slurm.is_object(), n);
-            QVERIFY(!m[n].slurm["job_id"].get<std::string>().empty());
-            QVERIFY(m[n].slurm["node"].is_string());
-            QCOMPARE(m[n].slurm["partition"].get<std::string>(), std::string("debug"));
-            QCOMPARE(m[n].slurm["state_source"].get<std::string>(), std::string("scontrol"));
-            QVERIFY(m[n].slurm["start_time"].is_string());
-            QVERIFY(m[n].slurm["end_time"].is_string());
+            QVERIFY2(m[n].slurm.has_value(), n);
+            slurm[n] = m[n].slurm->toJson();
+            QVERIFY(!slurm[n]["job_id"].get<std::string>().empty());
+            QVERIFY(slurm[n]["node"].is_string());
+            QCOMPARE(slurm[n]["partition"].get<std::string>(), std::string("debug"));
+            QCOMPARE(slurm[n]["state_source"].get<std::string>(), std::string("scontrol"));
+            QVERIFY(slurm[n]["start_time"].is_string());
+            QVERIFY(slurm[n]["end_time"].is_string());
         }
         for (const char* n : {"good", "bad", "slow"})
             logEnd(runs, n);
         QCOMPARE(m["good"].status, jb::JobStatus::Completed);
-        QCOMPARE(m["good"].slurm["state"].get<std::string>(), std::string("COMPLETED"));
-        QCOMPARE(m["good"].slurm["exit_code"].get<int>(), 0);
+        QCOMPARE(slurm["good"]["state"].get<std::string>(), std::string("COMPLETED"));
+        QCOMPARE(slurm["good"]["exit_code"].get<int>(), 0);
         QCOMPARE(m["bad"].status, jb::JobStatus::NonzeroExit);
         QCOMPARE(m["bad"].return_code, std::optional<int>(4));
-        QCOMPARE(m["bad"].slurm["state"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(slurm["bad"]["state"].get<std::string>(), std::string("FAILED"));
         QCOMPARE(m["slow"].status, jb::JobStatus::Timeout);  // JouleBench's timeout, not Slurm's minutes
-        QCOMPARE(m["slow"].slurm["state"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(slurm["slow"]["state"].get<std::string>(), std::string("FAILED"));
         QVERIFY(m["slow"].driver_wall_seconds < 10);
 
         // Each of the first two had its own GPU, resolved to the physical one, at the same time.
         const int g = m["good"].hardware.physical_index, b = m["bad"].hardware.physical_index;
         QVERIFY2((g == 0 && b == 1) || (g == 1 && b == 0),
-                 (m["good"].slurm.dump() + "\n" + m["bad"].slurm.dump()).c_str());
+                 (slurm["good"].dump() + "\n" + slurm["bad"].dump()).c_str());
         QCOMPARE(m["good"].cuda_visible_devices, std::to_string(g));
         QCOMPARE(m["bad"].cuda_visible_devices, std::to_string(b));
-        QCOMPARE(m["good"].slurm["gpus"][0]["uuid"].get<std::string>(), m["good"].hardware.uuid);
+        QCOMPARE(slurm["good"]["gpus"][0]["uuid"].get<std::string>(), m["good"].hardware.uuid);
         QVERIFY(m["good"].hardware.uuid.rfind("GPU-", 0) == 0);
         const std::string good_out = jbtest::readText(m["good"].logs["stdout"].get<std::string>());
         QVERIFY2(good_out.find("CUDA_VISIBLE_DEVICES=" + std::to_string(g)) != std::string::npos, good_out.c_str());
@@ -295,8 +297,10 @@ private Q_SLOTS:
         logEnd(runsOf(file), "victim");
         const auto d = jb::inspectJob(runsOf(file), "victim");
         QCOMPARE(d.state, jb::DiskState::Preserved);
-        QCOMPARE(d.manifest->slurm["state"].get<std::string>(), std::string("CANCELLED"));
-        QCOMPARE(d.manifest->slurm["job_id"].get<std::string>(), started.captured(1).toStdString());
+        QVERIFY(d.manifest->slurm.has_value());
+        const json sl = d.manifest->slurm->toJson();
+        QCOMPARE(sl["state"].get<std::string>(), std::string("CANCELLED"));
+        QCOMPARE(sl["job_id"].get<std::string>(), started.captured(1).toStdString());
     }
 
     // A job Slurm ends before the node ran it (held, then scancelled): the driver writes its
@@ -321,7 +325,8 @@ private Q_SLOTS:
         logEnd(runsOf(file), "held");
         const auto d = jb::inspectJob(runsOf(file), "held");
         QCOMPARE(d.state, jb::DiskState::Preserved);
-        const json& sl = d.manifest->slurm;
+        QVERIFY(d.manifest->slurm.has_value());
+        const json sl = d.manifest->slurm->toJson();
         QCOMPARE(sl["written_by"].get<std::string>(), std::string("driver"));
         QCOMPARE(sl["state"].get<std::string>(), std::string("CANCELLED"));
         QCOMPARE(sl["job_id"].get<std::string>(), pending.captured(1).toStdString());

@@ -2,10 +2,13 @@
 // PostgreSQL on a private server this test starts (initdb + pg_ctl in a temporary folder,
 // its Unix socket there, no TCP port) and stops at the end.
 #include "../record/SyntheticRecord.h"
+#include "jobs/Manifest.h"
 #include "library/Library.h"
 #include "library/LibraryReport.h"
 #include "record/AtomicWrite.h"
+#include "record/Interleaved.h"
 #include "record/RecordJson.h"
+#include "record/RecordLoad.h"
 
 #include <QDir>
 #include <QFile>
@@ -278,11 +281,188 @@ private slots:
         QVERIFY(!jb::parseQuery("commit=xyz").ok());
         QVERIFY(!jb::parseQuery("since=yesterday").ok());
 
+        // The table's list (details false) reads only what it shows, and reads it the same.
+        auto table = (*lib)->list({}, false, false);
+        QVERIFY(table.ok());
+        QCOMPARE(table->size(), all->size());
+        for (std::size_t i = 0; i < all->size(); ++i) {
+            const jb::LibraryEntry &t = (*table)[i], &e = (*all)[i];
+            QCOMPARE(t.id, e.id);
+            QCOMPARE(t.path, e.path);
+            QCOMPARE(t.label, e.label);
+            QCOMPARE(t.host, e.host);
+            QCOMPARE(t.status, e.status);
+            QCOMPARE(t.started_ms, e.started_ms);
+            QCOMPARE(t.commit, e.commit);
+            QCOMPARE(t.dirty, e.dirty);
+            QVERIFY(t.sha256.empty() && t.meta.empty() && t.counters.empty() && t.tool.empty());
+            QCOMPARE(t.figures.size(), e.figures.size());
+            for (std::size_t k = 0; k < e.figures.size(); ++k) {
+                const jb::CounterSummary &ts = t.figures[k].summary, &es = e.figures[k].summary;
+                QCOMPARE(t.figures[k].counter, e.figures[k].counter);
+                QCOMPARE(ts.rounds, es.rounds);
+                QCOMPARE(ts.clean, es.clean);
+                QCOMPARE(ts.no_verdict, es.no_verdict);
+                QCOMPARE(ts.median_j_per_decode, es.median_j_per_decode);
+                QCOMPARE(ts.min_j_per_decode, es.min_j_per_decode);
+                QCOMPARE(ts.max_j_per_decode, es.max_j_per_decode);
+                QCOMPARE(t.figures[k].s_per_decode, e.figures[k].s_per_decode);
+            }
+        }
+        QCOMPARE(jb::libraryTable(*table), jb::libraryTable(*all));
+
         // Adding again changes nothing.
         auto again = (*lib)->addFile(a.toStdString());
         QVERIFY(again.ok());
         QCOMPARE(int(again->outcome), int(jb::AddOutcome::Unchanged));
         QCOMPARE(*(*lib)->count(), std::int64_t(3));
+    }
+
+    void isoTimeIsQtsIsoDate()
+    {
+        // `library list` formats each row's time by hand; it must read as Qt::ISODate does.
+        for (const std::int64_t ms : {std::int64_t(0), std::int64_t(1), std::int64_t(999), std::int64_t(-1),
+                                      std::int64_t(-86'400'001), std::int64_t(951'782'400'000) /* 2000-02-29 */,
+                                      std::int64_t(1'764'574'741'123), std::int64_t(4'102'444'799'999),
+                                      std::int64_t(253'402'300'799'000) /* 9999-12-31T23:59:59 */}) {
+            const QString want = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
+            QCOMPARE(QString::fromStdString(jb::isoTimeMs(ms)), want);
+        }
+    }
+
+    void addsComparisonsAndManifests_data() { drivers(); }
+    void addsComparisonsAndManifests()
+    {
+        NEED_DRIVER();
+        const QString spec = freshLibrary();
+        auto lib = jb::Library::open(spec.toStdString());
+        QVERIFY2(lib.ok(), lib.ok() ? "" : lib.error().c_str());
+        const QString d = tmp_.path() + QStringLiteral("/kinds-%1").arg(dbs_);
+
+        // A comparison record as `measure --out-dir` writes it: its children's records by name,
+        // in its folder; a child without a record (null) is left out.
+        const QString ra = writeRecord(d + QStringLiteral("/base.json"), "pair", 35, 1);
+        const QString rb = writeRecord(d + QStringLiteral("/other.json"), "pair", 38, 2);
+        QVERIFY(!ra.isEmpty() && !rb.isEmpty());
+        jb::InterleavedInput in;
+        for (const QString& f : {ra, rb, ra})
+            in.records.push_back(*jb::loadRecord(f.toStdString()));
+        in.names = {"base", "other", "lost"};
+        in.files = {"base.json", "other.json", ""};
+        for (int b = 0; b < 5; ++b)
+            in.order.push_back({0, 1, 2});
+        in.resamples = 200;
+        const QString cmp = d + QStringLiteral("/comparison.json");
+        QVERIFY(jb::writeFileAtomic(cmp.toStdString(), jb::interleavedComparison(in).dump(2) + "\n"));
+        auto added = (*lib)->add(cmp.toStdString());
+        QVERIFY2(added.ok(), added.ok() ? "" : added.error().c_str());
+        QCOMPARE(int(added->kind), int(jb::LibraryFileKind::Comparison));
+        QVERIFY(!added->result);
+        QCOMPARE(added->members.size(), std::size_t(2));
+        QCOMPARE(q(added->members[0].path), QFileInfo(ra).absoluteFilePath());
+        QCOMPARE(q(added->members[1].path), QFileInfo(rb).absoluteFilePath());
+        for (const jb::AddedMember& m : added->members) {
+            QVERIFY2(m.result, m.error.c_str());
+            QCOMPARE(int(m.result->outcome), int(jb::AddOutcome::Added));
+        }
+        QCOMPARE(*(*lib)->count(), std::int64_t(2));
+        // A comparison naming a file that is not there: that member says so, the rest are added.
+        jb::ojson broken = jb::interleavedComparison(in);
+        broken["children"][1]["record"] = "gone.json";
+        const QString cmp2 = d + QStringLiteral("/other-comparison.json");
+        QVERIFY(jb::writeFileAtomic(cmp2.toStdString(), broken.dump(2)));
+        auto part = (*lib)->addComparison(cmp2.toStdString());
+        QVERIFY(part.ok());
+        QCOMPARE(part->size(), std::size_t(2));
+        QCOMPARE(int((*part)[0].result->outcome), int(jb::AddOutcome::Unchanged));
+        QVERIFY(!(*part)[1].result);
+        QVERIFY2(QString::fromStdString((*part)[1].error).contains(QLatin1String("gone.json")), (*part)[1].error.c_str());
+        // A record is not a comparison.
+        auto notCmp = (*lib)->addComparison(ra.toStdString());
+        QVERIFY(!notCmp.ok());
+        QVERIFY2(QString::fromStdString(notCmp.error()).contains(QLatin1String("not a comparison")), notCmp.error().c_str());
+
+        // A job manifest (ours): one entry, the job the unit.
+        jb::JobManifest m;
+        m.job = {{"name", "train-a"}, {"argv", {"python", "train.py"}}};
+        m.status = jb::JobStatus::Completed;
+        m.return_code = 0;
+        m.started_unix_time = 1785100000.5;
+        m.completed_unix_time = 1785100012.0;
+        m.driver_wall_seconds = 12.5;
+        m.hardware.name = "NVIDIA H200";
+        m.source = {{"git_commit", "cccc3333"}, {"git_branch", "main"}, {"git_dirty", true}};
+        jb::JobEnergy energy;
+        energy.idle_seconds = 5.0;
+        jb::CounterEnergy rapl;
+        rapl.spec = "rapl";
+        rapl.marginal_j = 1234.5;
+        rapl.verdict = "clean";
+        jb::CounterEnergy nvml;
+        nvml.spec = "nvml:0";
+        nvml.available = false;
+        nvml.reason = "no NVML";
+        energy.counters = {{"rapl", rapl}, {"nvml:0", nvml}};
+        m.energy = energy;
+        m.joulebench_version = "0.1.0";
+        const QString man = d + QStringLiteral("/run/train-a/manifest.json");
+        QDir().mkpath(QFileInfo(man).absolutePath());
+        QVERIFY(jb::writeJsonAtomic(man.toStdString(), m.toJson()));
+        auto am = (*lib)->add(man.toStdString());
+        QVERIFY2(am.ok(), am.ok() ? "" : am.error().c_str());
+        QCOMPARE(int(am->kind), int(jb::LibraryFileKind::Manifest));
+        QVERIFY(am->result);
+        QCOMPARE(int(am->result->outcome), int(jb::AddOutcome::Added));
+        auto jobs = (*lib)->list(*jb::parseQuery("label=train-a"), true);
+        QVERIFY(jobs.ok());
+        QCOMPARE(jobs->size(), std::size_t(1));
+        const jb::LibraryEntry& je = jobs->front();
+        QCOMPARE(je.status, std::string("completed"));
+        QCOMPARE(je.started_ms, std::int64_t(1785100000500));
+        QCOMPARE(je.commit.value_or(""), std::string("cccc3333"));
+        QVERIFY(je.dirty && *je.dirty);
+        QCOMPARE(je.host, std::string("local"));
+        QCOMPARE(je.counters, (std::vector<std::string>{"nvml:0", "rapl"}));
+        QCOMPARE(je.figures.size(), std::size_t(1));  // the unavailable counter has no figure
+        const jb::CounterFigures& jf = je.figures.front();
+        QCOMPARE(jf.counter, std::string("rapl"));
+        QCOMPARE(jf.summary.clean, 1);
+        QCOMPARE(*jf.summary.median_j_per_decode, 1234.5);
+        QCOMPARE(jf.rounds.size(), std::size_t(1));
+        QCOMPARE(*jf.s_per_decode, 12.5);
+        // The same manifest again: unchanged; refresh knows it is a manifest, not a bad record.
+        QCOMPARE(int((*lib)->addManifest(man.toStdString())->outcome), int(jb::AddOutcome::Unchanged));
+        auto rep = (*lib)->refresh();
+        QVERIFY(rep.ok());
+        QCOMPARE(rep->unchanged, 3);
+        QCOMPARE(rep->missing, 0);
+
+        // The reference driver's manifest (no energy report): indexed by its experiment name.
+        auto refm = (*lib)->add(JB_FIXTURES "/jobs/reference_manifest.json");
+        QVERIFY2(refm.ok(), refm.ok() ? "" : refm.error().c_str());
+        QCOMPARE(int(refm->kind), int(jb::LibraryFileKind::Manifest));
+        auto refEntries = (*lib)->list(*jb::parseQuery("label=p2_vgg16_dfa_seed0"));
+        QVERIFY(refEntries.ok());
+        QCOMPARE(refEntries->size(), std::size_t(1));
+        QCOMPARE(refEntries->front().status, std::string("completed"));
+
+        // Something else: the record reader's message, naming the file.
+        const QString other = d + QStringLiteral("/settings.json");
+        QVERIFY(jb::writeFileAtomic(other.toStdString(), "{\"colour\": \"red\"}\n"));
+        auto none = (*lib)->add(other.toStdString());
+        QVERIFY(!none.ok());
+        QVERIFY2(QString::fromStdString(none.error()).contains(QLatin1String("settings.json")), none.error().c_str());
+        // A manifest missing what a manifest must have is refused with the reader's reason.
+        QFile manFile(man);
+        QVERIFY(manFile.open(QIODevice::ReadOnly));
+        jb::ojson bad = jb::ojson::parse(manFile.readAll().toStdString());
+        bad["status"] = "exploded";
+        const QString badPath = d + QStringLiteral("/bad-manifest.json");
+        QVERIFY(jb::writeFileAtomic(badPath.toStdString(), bad.dump(2)));
+        auto badAdd = (*lib)->addManifest(badPath.toStdString());
+        QVERIFY(!badAdd.ok());
+        QVERIFY2(QString::fromStdString(badAdd.error()).contains(QLatin1String("bad-manifest.json")), badAdd.error().c_str());
+        QCOMPARE(*(*lib)->count(), std::int64_t(4));
     }
 
     void changedMovedMissing_data() { drivers(); }

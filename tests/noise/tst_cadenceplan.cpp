@@ -92,6 +92,34 @@ private slots:
         QCOMPARE(p->sample_s, 0.5);
     }
 
+    void textAndOutcome()
+    {
+        // What a panel shows: the counter's finding, then the three lines as sentences; and the
+        // plan as the planner's outcome (not reachable, the remedy as its message).
+        const auto p = cadencePlan(coarseRecord(400'000'000, true), "rapl", 0.8, 5, 6);
+        QVERIFY(p);
+        const std::string t = p->text();
+        QVERIFY2(t.rfind(p->counter.text(), 0) == 0, t.c_str());
+        QVERIFY2(t.find(" The counter changes ") != std::string::npos, t.c_str());
+        QVERIFY2(t.find(". Sample every 400 ms ") != std::string::npos, t.c_str());
+        QVERIFY2(t.find(". Plan again from that record") != std::string::npos, t.c_str());
+        QCOMPARE(t.back(), '.');
+        QVERIFY(t.find("..") == std::string::npos);
+        QCOMPARE(QString::fromStdString(p->settings),
+                 QStringLiteral("sample every 400 ms, k %1 (busy %2 s), idle %3 s, 6 rounds")
+                     .arg(p->k)
+                     .arg(p->busy_s, 0, 'g', 3)
+                     .arg(p->idle_s, 0, 'g', 3));
+        const PlanOutcome o = p->outcome();
+        QVERIFY(!o.reachable);
+        QCOMPARE(o.message, p->lines.at(1));
+        QCOMPARE(o.suggested_sample_s, std::optional<double>(0.4));
+        QCOMPARE(o.k, p->k);
+        QCOMPARE(o.idle_s, p->idle_s);
+        QCOMPARE(o.busy_s, p->busy_s);
+        QCOMPARE(o.rounds, 6);
+    }
+
     void fineCounterHasNone()
     {
         jbtest::RunShape s;

@@ -71,6 +71,8 @@ grep -qx "addgroup --quiet --system $group" "$tmp/calls" ||
 grep -qx "udevadm control --reload-rules" "$tmp/calls" || fail "postinst did not reload the udev rules"
 grep -q "^udevadm trigger.*--subsystem-match=powercap" "$tmp/calls" ||
     fail "postinst did not apply the rule to the present powercap zones"
+grep -q "^udevadm trigger.*--subsystem-match=hwmon" "$tmp/calls" ||
+    fail "postinst did not apply the rule to the present hwmon chips (their energy*_input files)"
 
 touch "$tmp/group-exists"
 run_postinst "$tmp/bin"

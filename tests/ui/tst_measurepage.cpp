@@ -2,13 +2,18 @@
 // fakechild), small plans (idle 0.3 s, sample 50 ms). Start is clicked, the test waits on
 // signals, then checks the table, the verdicts, the saved record against the CLI's, Stop in
 // the middle of a round, and closing the window during a run.
+#include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "MainWindow.h"
 #include "chart/PowerChart.h"
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
+#include "common/Format.h"
 #include "common/SummaryStrip.h"
+#include "common/InterleavedView.h"
+#include "measure/ChildrenPanel.h"
 #include "measure/MeasurePage.h"
-#include "measure/RunController.h"
+#include "record/Interleaved.h"
+#include "live/SessionSource.h"
 #include "measure/RunForm.h"
 #include "measure/StatusLine.h"
 #include "record/RecordJson.h"
@@ -16,11 +21,13 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QGroupBox>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QCheckBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -100,6 +107,8 @@ class TestMeasurePage : public QObject {
 private slots:
     void initTestCase();
     void runShowsRoundsAndVerdicts();
+    void twoWorkloadsInterleavedFillTheComparison();
+    void keepGoingDropsTheFailedWorkloadAndGoesOn();
     void savedRecordMatchesTheCli();
     void stopMidRoundKeepsTheRoundsDone();
     void closingTheWindowAsksStopsAndSaves();
@@ -160,8 +169,8 @@ void TestMeasurePage::runShowsRoundsAndVerdicts()
     jb::MeasurePage page;
     page.resize(1300, 800);
     page.show();
-    QSignalSpy rounds(page.controller(), &jb::RunController::roundFinished);
-    QSignalSpy phases(page.controller(), &jb::RunController::phase);
+    QSignalSpy rounds(page.controller(), &jb::SessionSource::roundFinished);
+    QSignalSpy phases(page.controller(), &jb::SessionSource::phase);
     const Run run = runToEnd(page, smallPlan(2, 100, dir_.filePath(QStringLiteral("run1.flag"))));
     QVERIFY(!QTest::currentTestFailed());
     const jb::Record& r = run.record;
@@ -214,6 +223,133 @@ void TestMeasurePage::runShowsRoundsAndVerdicts()
     QVERIFY2(loaded, loaded ? "" : loaded.error().c_str());
     const jb::VerifyReport v = jb::verifyRecord(loaded.value());
     QVERIFY2(v.agrees(), v.disagreements.empty() ? v.why_not.c_str() : v.disagreements.front().path.c_str());
+}
+
+// Two workloads interleaved from the form: the slow child decodes twice as long on the same
+// power, so its J/decode is about twice the baseline's. The comparison fills in as blocks end,
+// each workload's busy windows are marked with its name, and the run's folder holds one record
+// per workload and comparison.json, as measure --out-dir writes them.
+void TestMeasurePage::twoWorkloadsInterleavedFillTheComparison()
+{
+    jb::MeasurePage page;
+    page.resize(1300, 900);
+    page.show();
+    page.form()->applyPlan(smallPlan(3, 100, dir_.filePath(QStringLiteral("fast.flag"))));
+    page.form()->compareBox()->setChecked(true);
+    jb::ChildrenModel* m = page.form()->childrenPanel()->model();
+    m->addRow({QStringLiteral("slow"),
+               jb::RunForm::joinCommand({kFakeChild.toStdString(), "serve", "--jobs", "2", "--job-ms", "200", "--flag",
+                                         dir_.filePath(QStringLiteral("slow.flag")).toStdString()}),
+               {}});
+    QVERIFY2(page.form()->problem().isEmpty(), qPrintable(page.form()->problem()));
+    QVERIFY(page.comparisonView()->isHidden());
+    QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
+    QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
+    QVERIFY2(page.running(), qPrintable(page.statusLine()->messageText()));
+    QVERIFY(!page.comparisonView()->isHidden());
+    // The comparison fills in while the run goes on: the first block's figures before the end.
+    QCOMPARE(page.comparisonView()->cellText(1, jb::InterleavedView::Blocks), QStringLiteral("0"));
+    QTRY_VERIFY_WITH_TIMEOUT(page.comparisonView()->cellText(1, jb::InterleavedView::Blocks).toInt() >= 1 ||
+                                 !finished.isEmpty(),
+                             60000);
+    const bool filledDuringTheRun = finished.isEmpty();
+    // JB_SHOT_DIR: the page during and after the run, for the docs' screenshots.
+    const QString shots = qEnvironmentVariable("JB_SHOT_DIR");
+    if (!shots.isEmpty() && filledDuringTheRun)
+        page.grab().save(QDir(shots).filePath(QStringLiteral("measure-interleaved-running.png")));
+    QVERIFY(filledDuringTheRun);
+    QVERIFY(finished.wait(90000));
+    if (!shots.isEmpty())
+        page.grab().save(QDir(shots).filePath(QStringLiteral("measure-interleaved.png")));
+
+    jb::InterleavedView* v = page.comparisonView();
+    QCOMPARE(v->rowCount(), 2);
+    QCOMPARE(v->cellText(1, jb::InterleavedView::Child), QStringLiteral("slow"));
+    QCOMPARE(v->cellText(0, jb::InterleavedView::EnergyRatio), QStringLiteral("1 (baseline)"));
+    bool ok = false;
+    const double ratio = v->cellText(1, jb::InterleavedView::EnergyRatio).toDouble(&ok);
+    QVERIFY2(ok && ratio > 1.5 && ratio < 2.6, qPrintable(v->cellText(1, jb::InterleavedView::EnergyRatio)));
+    QCOMPARE(v->cellText(1, jb::InterleavedView::Blocks), QStringLiteral("3"));
+
+    // The folder: two records and comparison.json, as the CLI writes them.
+    const QString cpath = page.comparisonPath();
+    QVERIFY2(QFileInfo::exists(cpath), qPrintable(cpath));
+    auto c = jb::loadComparisonFile(cpath.toStdString());
+    QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+    QCOMPARE(c->children.size(), std::size_t(2));
+    QCOMPARE(c->children[1].name, std::string("slow"));
+    auto slow = jb::loadRecord(jb::comparisonChildPath(cpath.toStdString(), *c->children[1].record));
+    QVERIFY2(slow.ok(), slow.ok() ? "" : slow.error().c_str());
+    QCOMPARE(slow->rounds.size(), std::size_t(3));
+    QCOMPARE(slow->status, std::optional<std::string>("complete"));
+    QVERIFY(QDir(QFileInfo(cpath).absolutePath()).entryList({QStringLiteral("*.json")}).size() == 3);
+
+    // The chart names the workload of a busy window.
+    QVERIFY(slow->rounds[0].window);
+    const auto& w = *slow->rounds[0].window;
+    const double mid_s = double((w[0] + w[1]) / 2 - page.view()->originNs()) / 1e9;
+    QVERIFY2(page.view()->chart()->describeAt(mid_s).contains(QStringLiteral("slow")),
+             qPrintable(page.view()->chart()->describeAt(mid_s)));
+
+    // The summary under the chart is one line per workload over its own rounds (never their
+    // mix), and the slow one's median is the one its own record gives.
+    const QString sum = page.view()->summary()->plainText();
+    QCOMPARE(sum.count(QStringLiteral("over 3 of 3 rounds")), 2);
+    QVERIFY2(sum.contains(QStringLiteral("slow · ")), qPrintable(sum));
+    const jb::CounterSummary own = jb::summaryOf(*slow, page.view()->counter());
+    QVERIFY(own.median_j_per_decode);
+    QVERIFY2(sum.contains(QStringLiteral("slow · ")) &&
+                 sum.mid(sum.indexOf(QStringLiteral("slow · "))).contains(jb::fmt::significant(*own.median_j_per_decode, 4)),
+             qPrintable(sum));
+}
+
+void TestMeasurePage::keepGoingDropsTheFailedWorkloadAndGoesOn()
+{
+    jb::MeasurePage page;
+    page.resize(1300, 900);
+    page.show();
+    page.form()->applyPlan(smallPlan(3, 50, dir_.filePath(QStringLiteral("kg.flag"))));
+    page.form()->compareBox()->setChecked(true);
+    jb::ChildrenPanel* panel = page.form()->childrenPanel();
+    panel->model()->addRow({QStringLiteral("crashes"),
+                            jb::RunForm::joinCommand({kFakeChild.toStdString(), "serve", "--jobs", "2", "--job-ms", "50",
+                                                      "--mode", "exit", "--fail-round", "2"}),
+                            {}});
+    // Off by default, as the CLI without --keep-going; the box is the plan's flag.
+    QVERIFY(!panel->keepGoing());
+    auto plan = page.form()->plan();
+    QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().c_str());
+    QVERIFY(!plan->keep_going);
+    panel->keepGoingBox()->click();
+    plan = page.form()->plan();
+    QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().c_str());
+    QVERIFY(plan->keep_going);
+
+    QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
+    QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
+    QVERIFY2(page.running(), qPrintable(page.statusLine()->messageText()));
+    QVERIFY(finished.wait(90000));
+
+    // The crashing workload is dropped at its second block; the baseline runs all three.
+    const QString cpath = page.comparisonPath();
+    auto c = jb::loadComparisonFile(cpath.toStdString());
+    QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+    QCOMPARE(c->children.size(), std::size_t(2));
+    QCOMPARE(c->children[1].dropped_block, std::optional<int>(2));
+    QVERIFY2(!c->children[0].dropped_block, c->children[0].dropped_reason.c_str());
+    auto base = jb::loadRecord(jb::comparisonChildPath(cpath.toStdString(), *c->children[0].record));
+    QVERIFY2(base.ok(), base.ok() ? "" : base.error().c_str());
+    QCOMPARE(base->rounds.size(), std::size_t(3));
+    QCOMPARE(base->status, std::optional<std::string>("complete"));
+    auto crashed = jb::loadRecord(jb::comparisonChildPath(cpath.toStdString(), *c->children[1].record));
+    QVERIFY2(crashed.ok(), crashed.ok() ? "" : crashed.error().c_str());
+    QVERIFY(crashed->isAborted());
+    QCOMPARE(crashed->rounds.size(), std::size_t(1));  // the block before it failed is kept
+    QVERIFY2(crashed->error && crashed->error->find("dropped at block 2") != std::string::npos,
+             crashed->error ? crashed->error->c_str() : "no error");
+    QCOMPARE(page.comparisonView()->rowCount(), 2);
+    const QString status = page.comparisonView()->cellText(1, jb::InterleavedView::Status);
+    QVERIFY2(status.contains(QStringLiteral("dropped at block 2")), qPrintable(status));
 }
 
 void TestMeasurePage::savedRecordMatchesTheCli()
@@ -278,8 +414,8 @@ void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
     page.show();
     const QString marker = dir_.filePath(QStringLiteral("stop.flag"));
     page.form()->applyPlan(smallPlan(3, 400, marker));  // each busy window 0.8 s
-    QSignalSpy rounds(page.controller(), &jb::RunController::roundFinished);
-    QSignalSpy phases(page.controller(), &jb::RunController::phase);
+    QSignalSpy rounds(page.controller(), &jb::SessionSource::roundFinished);
+    QSignalSpy phases(page.controller(), &jb::SessionSource::phase);
     QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
     QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(rounds.count(), 1, 30000);
@@ -327,7 +463,7 @@ TestMeasurePage::WindowRun TestMeasurePage::startInWindow(jb::MainWindow& w, con
     jb::MeasurePage* page = w.measurePage();
     run.marker = dir_.filePath(name);
     page->form()->applyPlan(smallPlan(3, 400, run.marker));
-    QSignalSpy phases(page->controller(), &jb::RunController::phase);
+    QSignalSpy phases(page->controller(), &jb::SessionSource::phase);
     run.finished = std::make_unique<QSignalSpy>(page, &jb::MeasurePage::runFinished);
     page->start();
     [&] { QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000); }();  // round 1 is busy
@@ -395,7 +531,7 @@ void TestMeasurePage::destroyingThePageMidRunEndsTheChild()
     auto page = std::make_unique<jb::MeasurePage>();
     const QString marker = dir_.filePath(QStringLiteral("destroy.flag"));
     page->form()->applyPlan(smallPlan(3, 400, marker));
-    QSignalSpy phases(page->controller(), &jb::RunController::phase);
+    QSignalSpy phases(page->controller(), &jb::SessionSource::phase);
     page->start();
     QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);
     QVERIFY(childAlive(marker));

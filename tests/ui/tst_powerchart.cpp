@@ -3,6 +3,7 @@
 // freezes the picture while the store grows, answers hovering with the sample under the
 // pointer, and exports PNG and SVG.
 #include "chart/PowerChart.h"
+#include "chart/ChartFrame.h"
 #include "sampling/SampleStore.h"
 
 #include <QDir>
@@ -10,6 +11,7 @@
 #include <QGraphicsView>
 #include <QImage>
 #include <QTemporaryDir>
+#include <QtCharts/QValueAxis>
 #include <QtTest>
 
 using jb::Interval;
@@ -49,6 +51,7 @@ private slots:
     void hoverNamesTheSample();
     void wheelDragAndDoubleClick();
     void shortPlotGetsFewerTicks();
+    void valueScaleNeverExplodesTheTicks();
     void exportsPngAndSvg();
     void onlyOneFileIncludesQtCharts();
 
@@ -86,6 +89,33 @@ void TestPowerChart::handsFewPointsWhateverTheHistory()
         QCOMPARE(a, 0.0);
         QCOMPARE(b, double(n) * 0.1);  // following: the whole run
     }
+}
+
+void TestPowerChart::valueScaleNeverExplodesTheTicks()
+{
+    // Each change of a dynamic-tick axis lays its labels out; between the two setters the
+    // axis must never hold the old fine interval on the new wide range (or the reverse).
+    QValueAxis a;
+    jb::ChartFrame::setValueScale(&a, 0, 0.01, 0.001);
+    QCOMPARE(a.tickType(), QValueAxis::TicksDynamic);
+    double most = 0;
+    const auto count = [&] {
+        if (a.tickInterval() > 0)
+            most = std::max(most, (a.max() - a.min()) / a.tickInterval());
+    };
+    connect(&a, &QValueAxis::rangeChanged, this, count);
+    connect(&a, &QValueAxis::tickIntervalChanged, this, count);
+    jb::ChartFrame::setValueScale(&a, 0, 1000, 100);  // a trend cleared to 0..1 after 0.03 J
+    QCOMPARE(a.min(), 0.0);
+    QCOMPARE(a.max(), 1000.0);
+    QCOMPARE(a.tickInterval(), 100.0);
+    QCOMPARE(a.labelFormat(), QStringLiteral("%.0f"));
+    QVERIFY2(most <= 10.5, qPrintable(QString::number(most)));
+    most = 0;
+    jb::ChartFrame::setValueScale(&a, 5, 5.01, 0.002, 5.0);  // and back to a narrow one
+    QCOMPARE(a.tickAnchor(), 5.0);
+    QCOMPARE(a.labelFormat(), QStringLiteral("%.3f"));
+    QVERIFY2(most <= 10.5, qPrintable(QString::number(most)));
 }
 
 void TestPowerChart::shortPlotGetsFewerTicks()
@@ -288,7 +318,8 @@ void TestPowerChart::exportsPngAndSvg()
 void TestPowerChart::onlyOneFileIncludesQtCharts()
 {
     // The dashboard's rule: the chart base and the adapters alone know Qt Charts, so the back
-    // end can go (here: the base, ChartFrame, and the power chart).
+    // end can go (here: the base, ChartFrame, the power chart, the ratio chart and the Library
+    // page's trend chart).
     QStringList offenders;
     for (const QString& room :
          {QStringLiteral("ui/chart"), QStringLiteral("ui/common"), QStringLiteral("ui/measure"),
@@ -306,7 +337,8 @@ void TestPowerChart::onlyOneFileIncludesQtCharts()
     }
     QCOMPARE(
         offenders,
-        (QStringList{QStringLiteral("ui/chart/ChartFrame.cpp"), QStringLiteral("ui/chart/PowerChart.cpp")}));
+        (QStringList{QStringLiteral("ui/chart/ChartFrame.cpp"), QStringLiteral("ui/chart/PowerChart.cpp"),
+                     QStringLiteral("ui/chart/RatioChart.cpp"), QStringLiteral("ui/chart/TrendChart.cpp")}));
 }
 
 QTEST_MAIN(TestPowerChart)

@@ -2,13 +2,13 @@
 // spans; busy windows take their round's verdict colour; idle bands come from the rounds'
 // figures, or from the samples while a bracket lasts.
 #include "common/Palette.h"
-#include "common/RunTimeline.h"
+#include "common/RunShading.h"
 
 #include <QtTest>
 
 using jb::PhaseEvent;
-using jb::RunTimeline;
-using jb::TimelineSpan;
+using RunTimeline = jb::RunState;
+using TimelineSpan = jb::RunSpan;
 
 namespace {
 
@@ -64,7 +64,7 @@ void TestRunTimeline::livePhasesBecomeShades()
     const auto events = twoRounds(t0);
     for (int i = 0; i < 3; ++i)  // idle, then round 1 busy and still going
         t.apply(events[std::size_t(i)]);
-    auto shades = t.shades("sim", t0);
+    auto shades = jb::chartShades(t, "sim", t0);
     QCOMPARE(shades.size(), std::size_t(2));
     QCOMPARE(shades[0].kind, jb::ChartShade::Idle);
     QCOMPARE(shades[0].t0_s, 0.0);
@@ -77,7 +77,7 @@ void TestRunTimeline::livePhasesBecomeShades()
     for (std::size_t i = 3; i < events.size(); ++i)
         t.apply(events[i]);
     t.setRound(0, roundWith(std::string("clean"), 20.0, 20.4));
-    shades = t.shades("sim", t0);
+    shades = jb::chartShades(t, "sim", t0);
     QCOMPARE(shades.size(), std::size_t(5));
     QColor clean = jb::verdictStyle(std::string("clean")).background;
     QCOMPARE(shades[1].color.rgb(), clean.rgb());  // coloured by its verdict once the round ends
@@ -86,7 +86,7 @@ void TestRunTimeline::livePhasesBecomeShades()
     QCOMPARE(shades[3].color, pending);                           // round 2 not finished yet
     QCOMPARE(shades[4].label, QStringLiteral("idle after round 2"));
     // Another counter has no figures for round 1: its busy window stays neutral.
-    QCOMPARE(t.shades("rapl", t0)[1].color, pending);
+    QCOMPARE(jb::chartShades(t, "rapl", t0)[1].color, pending);
 }
 
 void TestRunTimeline::recordGivesTheSameSpans()
@@ -132,21 +132,21 @@ void TestRunTimeline::bandsFromRoundsOrSamples()
         asked.emplace_back(a, b);
         return br(19.0, 0.5);
     };
-    auto bands = t.bands("sim", t0, t0 + 2 * s + s / 2, compute);
+    auto bands = jb::chartBands(t, "sim", t0, t0 + 2 * s + s / 2, compute);
     QCOMPARE(bands.size(), std::size_t(2));
     QCOMPARE(asked.size(), std::size_t(2));  // no round done: both from the samples
     QCOMPARE(asked[1].second, std::numeric_limits<std::int64_t>::max());  // open bracket
     QCOMPARE(bands[1].t1_s, 2.5);                                         // reaches the newest sample
     t.setRound(0, roundWith(std::string("clean"), 20.0, 20.4));
     asked.clear();
-    bands = t.bands("sim", t0, t0 + 3 * s, compute);
+    bands = jb::chartBands(t, "sim", t0, t0 + 3 * s, compute);
     QVERIFY(asked.empty());  // both brackets belong to round 1 now
     QCOMPARE(bands[0].mean_w, 20.0);
     QCOMPARE(bands[0].sd_w, 0.1);
     QCOMPARE(bands[1].mean_w, 20.4);
     QCOMPARE(bands[1].sd_w, 0.2);
-    QVERIFY(t.bands("sim", t0, t0, nullptr).size() == 2);
-    QVERIFY(t.bands("rapl", t0, t0, nullptr).empty());  // nothing known, nothing to compute
+    QVERIFY(jb::chartBands(t, "sim", t0, t0, nullptr).size() == 2);
+    QVERIFY(jb::chartBands(t, "rapl", t0, t0, nullptr).empty());  // nothing known, nothing to compute
 }
 
 QTEST_GUILESS_MAIN(TestRunTimeline)

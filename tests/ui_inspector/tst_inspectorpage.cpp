@@ -10,6 +10,11 @@
 #include "common/SummaryStrip.h"
 #include "inspector/CompareView.h"
 #include "inspector/DisagreementModel.h"
+#include "common/Banner.h"
+#include "common/Format.h"
+#include "common/InterleavedView.h"
+#include "chart/RatioChart.h"
+#include "record/JsonText.h"
 #include "inspector/InspectorPage.h"
 #include "inspector/MetadataView.h"
 #include "inspector/RecordTab.h"
@@ -19,7 +24,9 @@
 #include "record/Compare.h"
 #include "record/RecordJson.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -27,11 +34,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
+
 using namespace jb;
 
 namespace {
 
 const QString kReference = QStringLiteral(JB_REFERENCE_DIR "/reference-record-rapl.json");
+const QString kComparisonDir = QStringLiteral(JB_FIXTURES "/comparison");
 
 QByteArray slurp(const QString& path)
 {
@@ -82,7 +92,130 @@ private:
         return true;
     }
 
+    // The fixture's comparison.json, spoiled by `edit`, written into a fresh folder of the temp
+    // dir with the child records named in `records` copied beside it.
+    QString comparisonCopy(const QString& folder, const QStringList& records,
+                           const std::function<void(ojson&)>& edit = {})
+    {
+        QDir(dir_.path()).mkpath(folder);
+        const QString d = dir_.filePath(folder);
+        for (const QString& r : records)
+            QFile::copy(kComparisonDir + QLatin1Char('/') + r, d + QLatin1Char('/') + r);
+        ojson j = parseJsonText(slurp(kComparisonDir + QStringLiteral("/comparison.json")).toStdString()).value();
+        if (edit)
+            edit(j);
+        const QString p = d + QStringLiteral("/comparison.json");
+        QFile f(p);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QByteArray::fromStdString(j.dump(2)));
+        return p;
+    }
+
 private slots:
+    void aComparisonOpensItsChildrenAndItsFigures()
+    {
+        auto p = page();
+        const QString path = kComparisonDir + QStringLiteral("/comparison.json");
+        QVERIFY(openAndWait(*p, {path}));
+        QVERIFY2(errorsShown_.isEmpty(), qPrintable(errorsShown_.join(QLatin1Char('\n'))));
+        // Both children's records, each in its tab, and the comparison's view, shown.
+        QCOMPARE(p->tabCount(), 2);
+        QCOMPARE(p->recordTab(0)->path(), QFileInfo(kComparisonDir + QStringLiteral("/low.json")).absoluteFilePath());
+        QCOMPARE(p->recordTab(1)->path(), QFileInfo(kComparisonDir + QStringLiteral("/high.json")).absoluteFilePath());
+        QVERIFY(p->recordTab(0)->isLoaded() && p->recordTab(1)->isLoaded());
+        QCOMPARE(p->comparisonCount(), 1);
+        InterleavedView* v = p->comparisonView(0);
+        QCOMPARE(p->tabs()->currentWidget(), v);
+        // The figures are the file's.
+        const ojson j = parseJsonText(slurp(path).toStdString()).value();
+        const ojson& e = j.at("pairs")[0].at("energy");
+        const ojson& t = j.at("pairs")[0].at("time");
+        QCOMPARE(v->rowCount(), 2);
+        QCOMPARE(v->cellText(0, InterleavedView::Child), QStringLiteral("low"));
+        QCOMPARE(v->cellText(0, InterleavedView::EnergyRatio), QStringLiteral("1 (baseline)"));
+        QCOMPARE(v->cellText(1, InterleavedView::Child), QStringLiteral("high"));
+        QCOMPARE(v->cellText(1, InterleavedView::JPerDecode),
+                 fmt::significant(j.at("children")[1].at("median_j_per_decode").get<double>(), 4));
+        QCOMPARE(v->cellText(1, InterleavedView::EnergyRatio), fmt::fixed(e.at("ratio").get<double>(), 4));
+        QCOMPARE(v->cellText(1, InterleavedView::EnergyCi), fmt::fixed(e.at("ratio_ci95")[0].get<double>(), 4) +
+                                                                 QStringLiteral(" – ") +
+                                                                 fmt::fixed(e.at("ratio_ci95")[1].get<double>(), 4));
+        QCOMPARE(v->cellText(1, InterleavedView::EnergyP), fmt::fixed(e.at("p_value").get<double>(), 3));
+        QVERIFY(e.at("significant").get<bool>());
+        QVERIFY(v->cellText(1, InterleavedView::EnergySignificant).startsWith(QStringLiteral("yes")));
+        QVERIFY(!t.at("significant").get<bool>());
+        QCOMPARE(v->cellText(1, InterleavedView::TimeSignificant), QStringLiteral("no"));
+        QCOMPARE(v->cellText(1, InterleavedView::TimeRatio), fmt::fixed(t.at("ratio").get<double>(), 4));
+        QCOMPARE(v->cellText(1, InterleavedView::Blocks), QStringLiteral("6"));
+        QVERIFY2(v->headline().contains(QStringLiteral("baseline <b>low</b>")), qPrintable(v->headline()));
+        QVERIFY(v->headline().contains(QStringLiteral("1 warm-up block")));
+        QVERIFY(v->headline().contains(QStringLiteral("significant at p &lt; 0.05")));  // rich text: "<" escaped
+        QVERIFY(v->banner()->message().isEmpty());
+        // The chart: an energy and a time interval for the one pair, 1 and the intervals in range.
+        QCOMPARE(v->chart()->bars(), 2);
+        const auto [lo, hi] = v->chart()->ratioRange();
+        QVERIFY(lo < t.at("ratio_ci95")[0].get<double>() && e.at("ratio_ci95")[1].get<double>() < hi);
+        // Opened again: the same view comes forward.
+        p->setCurrentRecordTab(0);
+        p->openRecords({path});
+        QCOMPARE(p->comparisonCount(), 1);
+        QCOMPARE(p->tabCount(), 2);
+        QCOMPARE(p->tabs()->currentWidget(), v);
+    }
+
+    void aMissingChildRecordIsNamedAndTheOthersOpen()
+    {
+        auto p = page();
+        const QString path = comparisonCopy(QStringLiteral("missing"), {QStringLiteral("low.json")});
+        QSignalSpy failed(p.get(), &InspectorPage::openFailed);
+        QVERIFY(openAndWait(*p, {path}));
+        QCOMPARE(p->tabCount(), 1);
+        QCOMPARE(p->comparisonCount(), 1);
+        const QString high = QFileInfo(dir_.filePath(QStringLiteral("missing/high.json"))).absoluteFilePath();
+        QCOMPARE(errorsShown_.size(), 1);
+        QVERIFY2(errorsShown_[0].contains(high) && errorsShown_[0].contains(QStringLiteral("missing")),
+                 qPrintable(errorsShown_[0]));
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(failed[0][0].toString(), high);
+        InterleavedView* v = p->comparisonView(0);
+        QVERIFY(v->banner()->message().contains(high));
+        QCOMPARE(v->banner()->tone(), Tone::Error);
+        // The figures are still there.
+        QCOMPARE(v->cellText(1, InterleavedView::Blocks), QStringLiteral("6"));
+    }
+
+    void aDroppedChildIsShown()
+    {
+        auto p = page();
+        const QString path = comparisonCopy(QStringLiteral("dropped"), {QStringLiteral("low.json"), QStringLiteral("high.json")},
+                                            [](ojson& j) {
+                                                j["children"][1]["dropped"] = {{"block", 3},
+                                                                               {"reason", "child 2 (high): it exited"}};
+                                            });
+        QVERIFY(openAndWait(*p, {path}));
+        QVERIFY(errorsShown_.isEmpty());
+        InterleavedView* v = p->comparisonView(0);
+        QVERIFY2(v->banner()->message().contains(QStringLiteral("high was dropped at block 3 (--keep-going): child 2 (high): it exited")),
+                 qPrintable(v->banner()->message()));
+        QCOMPARE(v->banner()->tone(), Tone::Warning);
+        QVERIFY(v->cellText(1, InterleavedView::Status).contains(QStringLiteral("dropped at block 3")));
+        QVERIFY(!v->cellText(0, InterleavedView::Status).contains(QStringLiteral("dropped")));
+    }
+
+    void aBadComparisonGetsItsMessageAndOpensNothing()
+    {
+        auto p = page();
+        const QString path = comparisonCopy(QStringLiteral("bad"), {QStringLiteral("low.json"), QStringLiteral("high.json")},
+                                            [](ojson& j) { j["pairs"][0]["energy"]["ratio_ci95"] = "wide"; });
+        QVERIFY(openAndWait(*p, {path}));
+        QCOMPARE(p->tabCount(), 0);
+        QCOMPARE(p->comparisonCount(), 0);
+        QCOMPARE(errorsShown_.size(), 1);
+        QVERIFY2(errorsShown_[0].startsWith(QFileInfo(path).absoluteFilePath() +
+                                            QStringLiteral(": $.pairs[0].energy.ratio_ci95: expected [low, high]")),
+                 qPrintable(errorsShown_[0]));
+    }
+
     void initTestCase()
     {
         QVERIFY(dir_.isValid());

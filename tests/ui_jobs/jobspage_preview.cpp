@@ -96,14 +96,14 @@ int main(int argc, char** argv)
     m.run_directory = done;
     m.hardware.physical_index = 1;
     m.hardware.peak_process_gpu_memory_mib = 9418;
-    m.energy = {{"gpu_counter", "nvml:1"},
+    m.energy = *jb::JobEnergy::fromJson({{"gpu_counter", "nvml:1"},
                 {"counters",
                  {{"nvml:1",
                    {{"available", true},
                     {"total_j", 712403.6},
                     {"marginal_j", 548930.1},
                     {"verdict", "clean"},
-                    {"busy", {{"mean_w", 250.6}}}}}}}};
+                    {"busy", {{"mean_w", 250.6}}}}}}}});
     m.logs = {{"stdout", done + "/stdout.log"}, {"stderr", done + "/stderr.log"}};
     jb::writeJsonAtomic(done + "/manifest.json", m.toJson());
     jbtest::writeText(done + "/stdout.log", "epoch 100/100  loss 0.031  acc 0.94\n");

@@ -41,14 +41,14 @@ jb::JobManifest manifest(jb::JobStatus status, std::optional<int> rc)
     m.hardware.physical_index = 1;
     m.hardware.peak_process_gpu_memory_mib = 2048;
     m.run_directory = "/runs/a/driver_2024_01_01_00_00_00";
-    m.energy = {{"gpu_counter", "nvml:1"},
+    m.energy = *jb::JobEnergy::fromJson({{"gpu_counter", "nvml:1"},
                 {"counters",
                  {{"nvml:1",
                    {{"available", true},
                     {"total_j", 1234.56},
                     {"marginal_j", 1000.04},
                     {"verdict", "clean"},
-                    {"busy", {{"mean_w", 250.26}}}}}}}};
+                    {"busy", {{"mean_w", 250.26}}}}}}}});
     m.notes = {"a note"};
     return m;
 }
@@ -254,14 +254,14 @@ private Q_SLOTS:
         const json unavailable = {
             {"gpu_counter", "nvml:0"},
             {"counters", {{"nvml:0", {{"available", false}, {"reason", "NVML not loaded"}}}}}};
-        const jb::EnergyFigures e = jb::energyFigures(unavailable);
+        const jb::EnergyFigures e = jb::energyFigures(*jb::JobEnergy::fromJson(unavailable));
         QVERIFY(!e.total_j);
         QVERIFY(e.note.contains(QStringLiteral("NVML not loaded")));
         const jb::EnergyFigures none = jb::energyFigures(
-            {{"gpu_counter", nullptr}, {"counters", json::object()}});
+            *jb::JobEnergy::fromJson({{"gpu_counter", nullptr}, {"counters", json::object()}}));
         QVERIFY(!none.total_j);
         QVERIFY(!none.note.isEmpty());
-        QVERIFY(!jb::energyFigures(json()).total_j);
+        QVERIFY(!jb::energyFigures(std::nullopt).total_j);
     }
 };
 

@@ -3,9 +3,10 @@
 // since the last change, layout sliders start a new run, the planner says "unreachable" with
 // what is needed and applies a plan to the run, records show their noise, and the real
 // counter button is off with its reason, or runs a real session on a fake powercap zone.
+#include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "chart/PowerChart.h"
 #include "common/Format.h"
-#include "measure/RunController.h"
+#include "live/SessionSource.h"
 #include "noise/IdleNoise.h"
 #include "noise/NoiseCharts.h"
 #include "noise/NoiseLabPage.h"
@@ -13,7 +14,7 @@
 #include "noise/ResolutionModel.h"
 #include "noise/SimControls.h"
 #include "noise/SimRun.h"
-#include "noise/SimSource.h"
+#include "live/SimSource.h"
 #include "noise/ValueSlider.h"
 #include "noise/VerdictBanner.h"
 
@@ -83,6 +84,7 @@ private slots:
     void planAppliedToTheRun();
     void recordShowsItsNoise();
     void recordWithoutSamples();
+    void coarseRecordIsPlannedByItsCadence();
     void realButtonOffWithTheReason();
     void realCounterRunsASession();
 
@@ -402,6 +404,21 @@ void TestNoiseLabPage::recordWithoutSamples()
     QVERIFY(!page.noise());
     QVERIFY(page.statusLabel()->text().contains(QStringLiteral("no whole-device counter")));
     QCOMPARE(page.roundsChart()->points(), 0);
+}
+
+// A counter that updates every 400 ms, sampled every 100 ms: the planner recommends what
+// `joulebench-cli plan` does (a period at or above the cadence), not a quieter machine.
+void TestNoiseLabPage::coarseRecordIsPlannedByItsCadence()
+{
+    NoiseLabPage page(options(false));
+    page.show();
+    const jb::Status opened =
+        page.openRecord(QStringLiteral(JB_FIXTURES "/records/coarse-400ms-reference.json"));
+    QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().c_str());
+    const auto& coarse = page.planner()->coarsePlan();
+    QVERIFY(coarse.has_value());
+    QVERIFY2(coarse->sample_s >= 0.4 - 1e-9, qPrintable(QString::number(coarse->sample_s)));
+    QVERIFY(!page.planner()->resultText().contains(QStringLiteral("quieter")));
 }
 
 void TestNoiseLabPage::realButtonOffWithTheReason()
