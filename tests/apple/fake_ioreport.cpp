@@ -6,9 +6,10 @@
 //   flag PATH                            BUSY_W is added while PATH exists (the fake child's flag)
 //   nogroup                              the machine has no Energy Model group
 // A thread integrates each channel's power every millisecond into whole counts of its unit,
-// as the real channels advance; fakeioreport_inject adds an exact energy to a channel. With
+// as the real channels advance, and each sample first books the energy up to its own moment; fakeioreport_inject adds an exact energy to a channel. With
 // FAKE_IOREPORT_NO_DELTA the library lacks IOReportCreateSamplesDelta (an older system).
 #include "FakeCF.h"
+#include "../clients/BusyFlag.h"
 
 #include <sys/stat.h>
 
@@ -39,6 +40,8 @@ struct State {
     std::mutex m;
     std::vector<Channel> channels;
     std::string flag;
+    busyflag::Watcher watch;
+    std::int64_t last_ns = 0;
     bool group = true;
     std::atomic<bool> stop{false};
     std::thread ticker;
@@ -114,8 +117,27 @@ void configure()
                 c.carry = old.carry;
             }
     s.channels = std::move(chans);
+    if (flag != s.flag && s.ticker.joinable())
+        s.watch = busyflag::Watcher(flag);
     s.flag = std::move(flag);
     s.group = group;
+}
+
+// Books every channel's energy up to now (the caller holds s.m): idle power for the whole
+// step, busy power for exactly the part of it the fake child's flag was up (BusyFlag.h). The
+// ticker calls it every millisecond and each sample calls it before it reads the counts, so a
+// sample holds the energy up to the moment it is taken however late the ticker runs.
+void advanceLocked(State& s)
+{
+    const std::int64_t now = busyflag::nowNs();
+    if (s.last_ns == 0)
+        s.last_ns = now;
+    const double dt = double(now - s.last_ns) * 1e-9;
+    const busyflag::Watcher::Share share = s.watch.tick(s.last_ns, now);
+    s.last_ns = now;
+    for (Channel& c : s.channels)
+        add(c, c.idle_w * dt + share.joules([&](double) { return c.busy_w; }));
+    s.watch.published();
 }
 
 void startTicker()
@@ -124,19 +146,12 @@ void startTicker()
     std::lock_guard g(s.m);
     if (s.ticker.joinable())
         return;
+    s.watch = busyflag::Watcher(s.flag);  // from now on the fake child waits for these counts
     s.ticker = std::thread([&s] {
-        using Clock = std::chrono::steady_clock;
-        auto last = Clock::now();
         while (!s.stop) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            const auto now = Clock::now();
-            const double dt = std::chrono::duration<double>(now - last).count();
-            last = now;
             std::lock_guard lg(s.m);
-            struct stat st {};
-            const bool busy = !s.flag.empty() && ::stat(s.flag.c_str(), &st) == 0;
-            for (Channel& c : s.channels)
-                add(c, (c.idle_w + (busy ? c.busy_w : 0)) * dt);
+            advanceLocked(s);
         }
     });
 }
@@ -159,6 +174,8 @@ const void* channelsDict(bool with_values)
     const void* arr = fakecf_array_create();
     {
         std::lock_guard g(s.m);
+        if (with_values)
+            advanceLocked(s);
         for (const Channel& c : s.channels) {
             const void* ch = fakecf_dict_create();
             put(ch, "IOReportGroupName", str("Energy Model"));

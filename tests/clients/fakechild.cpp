@@ -1,12 +1,15 @@
 // A decoder child for the tests, speaking the protocol with scripted misbehaviour.
 //   fakechild serve [--jobs N] [--job-ms MS] [--flag FILE] [--busy-w W] [--mode MODE] [--fail-round R]
 // On `go k` it busy-loops N*k*MS ms (creating FILE while busy, so a fake powercap zone can
-// raise its power; the file says "busy W" with --busy-w, so a zone can draw W for this child)
-// and answers `done <N*k> <wall-ns> truth_nj=<W * busy ns>`.
+// raise its power; the file says "busy W T0" (tests/clients/BusyFlag.h), so a zone can draw W
+// for this child from the moment it began) and answers `done <N*k> <wall-ns> truth_nj=<W * busy ns>`,
+// the busy ns being the time between the flag's two edges.
 // MODE: normal | noready (never prints ready) | badready (prints garbage first) | garbage
 // (answers round R with garbage) | exit (exits during round R) | hang (never answers round R)
 // | flood (writes endless output without a newline in round R) | nostdin (never reads again
 // after ready) | stubborn (ignores SIGTERM).
+#include "BusyFlag.h"
+
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -76,19 +79,18 @@ int main(int argc, char** argv)
             if (mode == "flood") { std::string s(65536, 'x'); for (;;) std::fwrite(s.data(), 1, s.size(), stdout); }
         }
         const auto t0 = Clock::now();
-        if (!flag.empty()) {
-            // "busy W": a fake zone that reads it draws this child's own power (written whole,
-            // then renamed, so the zone never reads half a line).
-            const std::string tmp = flag + ".tmp";
-            std::ofstream(tmp) << "busy " << busy_w << "\n";
-            std::rename(tmp.c_str(), flag.c_str());
-        }
+        // The flag says "busy W T0" (tests/clients/BusyFlag.h): a fake zone that reads it books
+        // W for exactly the time between this child's two edges.
+        std::int64_t edge0 = busyflag::nowNs(), edge1 = 0;
+        if (!flag.empty())
+            edge0 = busyflag::raise(flag, busy_w);
         const std::int64_t busy_ns = std::int64_t(jobs) * k * job_ms * 1'000'000;
         spin(busy_ns);
-        if (!flag.empty()) std::remove(flag.c_str());
+        edge1 = flag.empty() ? busyflag::nowNs() : busyflag::lower(flag);
         const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
         if (busy_w > 0)
-            std::printf("done %ld %lld truth_nj=%lld\n", jobs * k, (long long)wall, (long long)(busy_w * double(wall)));
+            std::printf("done %ld %lld truth_nj=%lld\n", jobs * k, (long long)wall,
+                        (long long)(busy_w * double(edge1 - edge0)));
         else
             std::printf("done %ld %lld\n", jobs * k, (long long)wall);
     }

@@ -1,5 +1,6 @@
 // A fake powercap zone for the tests: writes <dir>/name, max_energy_range_uj and energy_uj,
-// advancing energy_uj every --tick-ms by (idle W + busy W while <flag> exists) x dt, with
+// advancing energy_uj every --tick-ms by idle W x dt plus busy W for the part of the tick the
+// fake child's <flag> was up (its edges carry their clock times, tests/clients/BusyFlag.h), with
 // wraparound at the range. Runs until killed or --seconds pass.
 //   fakezone DIR [--name N] [--idle-w W] [--busy-w W] [--flag FILE] [--tick-ms MS]
 //            [--range-uj R] [--start-uj E] [--seconds S]
@@ -13,11 +14,18 @@
 // --busy-from-flag: the flag file's "busy W" (fakechild --busy-w) sets the busy power of the
 // child that wrote it instead of --busy-w; --busy-growth F: the busy power grows by the fraction F per second of the zone's
 // life (a chip that warms: the same work costs more as the run goes on).
+// --zone DIR2 NAME2 IDLE_W2 BUSY_W2 RANGE_UJ2 (repeatable): one more zone written by this
+// process in the same tick, seeing the same flag (a whole tree with one writer, so every zone
+// sees the busy edges at the same moment).
+#include "BusyFlag.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <vector>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
 
@@ -27,6 +35,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: fakezone DIR [options]\n");
         return 2;
     }
+    // A zone that loses the CPU publishes stale counts; ask to be scheduled first (granted to
+    // root only; elsewhere the request fails and the zone runs at its usual priority).
+    (void)::setpriority(PRIO_PROCESS, 0, -20);
     const std::string dir = argv[1];
     std::string name = "package-0", flag, file = "energy_uj", drift_flag;
     double drift_w = 0, busy_growth = 0;
@@ -37,6 +48,13 @@ int main(int argc, char** argv)
     double idle_w = 20, busy_w = 15, seconds = 3600;
     long tick_ms = 2;
     unsigned long long range = 262143328850ULL, energy = 0;
+    struct Extra {
+        std::string dir, name;
+        double idle_w, busy_w;
+        unsigned long long range, energy = 0;
+        double carry_uj = 0;
+    };
+    std::vector<Extra> extras;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -61,6 +79,27 @@ int main(int argc, char** argv)
         else if (a == "--jump-uj") jump_uj = std::strtoull(next().c_str(), nullptr, 10);
         else if (a == "--back-at") back_at = std::atof(next().c_str());
         else if (a == "--back-uj") back_uj = std::strtoull(next().c_str(), nullptr, 10);
+        else if (a == "--zone") {
+            Extra e;
+            e.dir = next();
+            e.name = next();
+            e.idle_w = std::atof(next().c_str());
+            e.busy_w = std::atof(next().c_str());
+            e.range = std::strtoull(next().c_str(), nullptr, 10);
+            if (e.dir.empty() || e.range == 0) {
+                std::fprintf(stderr, "fakezone: --zone takes DIR NAME IDLE_W BUSY_W RANGE_UJ\n");
+                return 2;
+            }
+            extras.push_back(e);
+        } else {
+            std::fprintf(stderr, "fakezone: unknown option %s\n", a.c_str());
+            return 2;
+        }
+    }
+    for (const Extra& e : extras) {
+        ::mkdir(e.dir.c_str(), 0755);
+        std::ofstream(e.dir + "/name") << e.name << "\n";
+        std::ofstream(e.dir + "/max_energy_range_uj") << e.range << "\n";
     }
     if (meta) {
         std::ofstream(dir + "/name") << name << "\n";
@@ -68,7 +107,6 @@ int main(int argc, char** argv)
     }
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    auto last = start;
     double carry_uj = 0;
     const std::string tmp = dir + "/." + file + ".tmp", target = dir + "/" + file;
     auto publish = [](const std::string& t, const std::string& to, unsigned long long v) {
@@ -76,28 +114,27 @@ int main(int argc, char** argv)
         std::rename(t.c_str(), to.c_str());  // readers never see a half-written number
     };
     bool jumped = false, stepped_back = false;
+    busyflag::Watcher watch(flag);  // the child's busy spans, edge to edge (BusyFlag.h)
+    std::int64_t last_ns = busyflag::nowNs();
     for (;;) {
         const auto now = Clock::now();
-        const double dt = std::chrono::duration<double>(now - last).count();
+        const std::int64_t now_ns = busyflag::nowNs();
+        const double dt = double(now_ns - last_ns) * 1e-9;
         const double since = std::chrono::duration<double>(now - start).count();
-        last = now;
+        const busyflag::Watcher::Share share = watch.tick(last_ns, now_ns);
+        last_ns = now_ns;
         struct stat st{};
-        const bool busy = !flag.empty() && ::stat(flag.c_str(), &st) == 0;
+        const bool busy = share.busy_now;
         const bool drifted = !drift_flag.empty() && ::stat(drift_flag.c_str(), &st) == 0;
-        double this_busy_w = busy_w;
-        if (busy && busy_from_flag) {
-            std::ifstream f(flag);
-            std::string word;
-            double w = 0;
-            if (f >> word >> w && word == "busy" && w > 0)
-                this_busy_w = w;
-        }
-        if (busy)
-            this_busy_w *= 1.0 + busy_growth * since;
-        const double w = idle_w + (busy ? this_busy_w : 0) + (drifted ? drift_w : 0);
+        auto busyPower = [&](double flag_w) {
+            return (busy_from_flag && flag_w > 0 ? flag_w : busy_w) * (1.0 + busy_growth * since);
+        };
+        // The busy energy of this tick, booked for exactly the part of it the child was busy.
+        const double busy_j = share.joules(busyPower);
+        const double w = idle_w + (busy ? busyPower(share.open_w) : 0) + (drifted ? drift_w : 0);
         const bool stalled = stall_at >= 0 && since >= stall_at && since < stall_at + stall_s;
         if (!stalled)
-            carry_uj += w * dt * 1e6;
+            carry_uj += ((idle_w + (drifted ? drift_w : 0)) * dt + busy_j) * 1e6;
         auto whole = (unsigned long long)carry_uj;
         carry_uj -= double(whole);
         if (jump_at >= 0 && since >= jump_at && !jumped) {
@@ -110,8 +147,16 @@ int main(int argc, char** argv)
             stepped_back = true;
         }
         const unsigned long long value = power ? (unsigned long long)(w * 1e6) : energy;
+        for (Extra& e : extras) {
+            e.carry_uj += (e.idle_w * dt + share.joules([&](double) { return e.busy_w; })) * 1e6;
+            const auto part = (unsigned long long)e.carry_uj;
+            e.carry_uj -= double(part);
+            e.energy = (e.energy + part) % e.range;
+            publish(e.dir + "/.energy_uj.tmp", e.dir + "/energy_uj", e.energy);
+        }
         if (!stalled || power)
             publish(tmp, target, value);
+        watch.published();
         if (std::chrono::duration<double>(now - start).count() > seconds)
             return 0;
         std::this_thread::sleep_for(std::chrono::milliseconds(tick_ms));

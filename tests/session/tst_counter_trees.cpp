@@ -119,6 +119,8 @@ void checkMarginal(const Record& r, const std::string& spec, double scale, doubl
         measured += c->marginal_nj;
     }
     QVERIFY2(truth > 0, spec.c_str());
+    qInfo("%s: marginal %+.2f %% from the injected energy (held to %.0f %%)", spec.c_str(),
+          100.0 * (measured - truth) / truth, 100.0 * tolerance);
     QVERIFY2(std::abs(measured - truth) < tolerance * truth,
              qPrintable(QStringLiteral("%1: marginal %2 nJ vs injected %3 nJ")
                             .arg(QString::fromStdString(spec))
@@ -268,11 +270,11 @@ private slots:
         p.counters = {"rapl:packages", "rapl:dram"};
         Session s(p);
         const Record r = run(s);
-        // One process writes the tree, but under a sanitizer build with both cores busy it ticks
-        // late enough to miss the busy edges by a few percent (2.5 to 3 % under ASan in CI, 5 % at
-        // a load of 12): held to 10 %, as tst_session; the single-zone trees below hold 1 %.
-        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.10);
-        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.10);
+        // One process writes the tree and books the busy power edge to edge (BusyFlag.h): within
+        // 0.25 % here alone and beside two CPU hogs. Held to 5 %: before the edges were stamped it
+        // measured 2.5 to 3 % under ASan in CI, and the ASan build has not run this one yet.
+        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.05);
+        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.05);
         QCOMPARE(r.counter_info.size(), std::size_t(2));
         QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("rapl-sum"));
         QCOMPARE(r.counter_info[0].second["zones"].size(), std::size_t(2));
