@@ -238,8 +238,11 @@ private slots:
         QCOMPARE(cmp.at("pairs")[1].at("name").get<std::string>(), std::string("other"));
         QCOMPARE(cmp.at("pairs")[1].at("energy").at("blocks").get<int>(), 4);
         QCOMPARE(cmp.at("pairs")[1].at("time").at("blocks").get<int>(), 4);
+        // The survivors' ratio against the truth as their rounds ran (2 %: four blocks).
         const double ratio = cmp.at("pairs")[1].at("energy").at("ratio").get<double>();
-        QVERIFY2(std::fabs(ratio / (18.0 / 15.0) - 1) < 0.05, std::to_string(ratio).c_str());
+        const double truth = medianTruthPerDecode(other) / medianTruthPerDecode(ok);
+        qInfo("keep-going ratio %+.2f %% from the truth", 100 * (ratio / truth - 1));
+        QVERIFY2(std::fabs(ratio / truth - 1) < 0.02, std::to_string(ratio / truth).c_str());
         // The order as run: all three in the first block, the survivors after.
         const json& order = cmp.at("order");
         QCOMPARE(order.size(), std::size_t(4));
