@@ -6,7 +6,8 @@
 //   flag PATH                            BUSY_W is added while PATH exists (the fake child's flag)
 //   nogroup                              the machine has no Energy Model group
 // A thread integrates each channel's power every millisecond into whole counts of its unit,
-// as the real channels advance, and each sample first books the energy up to its own moment; fakeioreport_inject adds an exact energy to a channel. With
+// as the real channels advance, and each sample first books the energy up to its own moment;
+// fakeioreport_inject adds an exact energy to a channel. With
 // FAKE_IOREPORT_NO_DELTA the library lacks IOReportCreateSamplesDelta (an older system).
 #include "FakeCF.h"
 #include "../clients/BusyFlag.h"

@@ -91,7 +91,6 @@ public:
         if (!flag_.empty())
             std::ofstream(flag_ + ".watch." + std::to_string(::getpid())) << "\n";
     }
-    bool enabled() const { return !flag_.empty(); }
 
     // The busy part of a tick: the span that ended in it and the span still open at its end,
     // each with the power its flag named (0: none named).
