@@ -6,17 +6,22 @@
 #include "record/AtomicWrite.h"
 
 #include <QBuffer>
+#include <QCursor>
 #include <QFontMetricsF>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <QToolTip>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QAbstractSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
+#include <QtCharts/QXYSeries>
+
+#include <algorithm>
 
 namespace jb {
 
@@ -26,6 +31,10 @@ struct ChartFrame::Frame {
     QChartView* view = nullptr;
     QLabel* placeholder = nullptr;
     QGridLayout* grid = nullptr;
+    // keepValueAxisFitted's axis and range; fitting: a fit under way (it changes the plot area)
+    QValueAxis* fitted = nullptr;
+    std::optional<std::pair<double, double>> fitted_range;
+    bool fitting = false;
 };
 
 namespace {
@@ -42,6 +51,33 @@ Status writeBytes(const QString& path, const QByteArray& bytes)
     return writeFileAtomic(path.toStdString(),
                            std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
+
+// The frame's own view: the look's background, or the base colour and what paint draws
+// beneath the series (clipped to the plot area in scene coordinates, antialiased).
+class FrameView : public QChartView {
+public:
+    using Paint = std::function<void(QPainter*, const QRectF& plot)>;
+    FrameView(QChart* chart, Paint paint) : QChartView(chart), paint_(std::move(paint)) {}
+
+protected:
+    void drawBackground(QPainter* p, const QRectF& rect) override
+    {
+        if (!paint_) {
+            QChartView::drawBackground(p, rect);
+            return;
+        }
+        p->fillRect(rect, palette().base());
+        const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+        p->save();
+        p->setClipRect(plot.adjusted(-1, -1, 1, 1));
+        p->setRenderHint(QPainter::Antialiasing);
+        paint_(p, plot);
+        p->restore();
+    }
+
+private:
+    Paint paint_;
+};
 
 }  // namespace
 
@@ -75,13 +111,23 @@ ChartFrame::ChartFrame(const ChartLook& look, QWidget* parent)
             .arg(palette::mutedText().name()));
     f_->grid = new QGridLayout(this);
     f_->grid->setContentsMargins(0, 0, 0, 0);
+    connect(f_->chart, &QChart::plotAreaChanged, this, [this] {
+        if (f_->fitted && f_->fitted_range)
+            keepValueAxisFitted(f_->fitted, f_->fitted_range);
+    });
 }
 
 ChartFrame::~ChartFrame() = default;
 
 void ChartFrame::setView(QChartView* view)
 {
-    f_->view = view ? view : new QChartView(f_->chart);
+    if (!view) {
+        FrameView::Paint paint;
+        if (f_->look.transparent)
+            paint = [this](QPainter* p, const QRectF& plot) { paintBeneath(p, plot); };
+        view = new FrameView(f_->chart, std::move(paint));
+    }
+    f_->view = view;
     f_->view->setParent(this);
     f_->view->setRenderHint(QPainter::Antialiasing, f_->look.antialias);
     f_->view->setFrameShape(QFrame::NoFrame);
@@ -186,6 +232,32 @@ void ChartFrame::showEmpty(const QString& placeholder)
 
 void ChartFrame::exporting(bool) const {}
 
+void ChartFrame::paintBeneath(QPainter*, const QRectF&) const {}
+
+void ChartFrame::showHover(const QString& text, const QPoint& globalPos)
+{
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, text, f_->view);
+    emit hovered(text);
+}
+
+void ChartFrame::hoverPoints(QXYSeries* series, std::function<QString(qsizetype)> describe)
+{
+    connect(series, &QXYSeries::hovered, this,
+            [this, series, describe = std::move(describe)](const QPointF& point, bool over) {
+                if (!over) {
+                    showHover(QString(), QPoint());
+                    return;
+                }
+                const QList<QPointF> pts = series->points();
+                const auto at = std::find(pts.cbegin(), pts.cend(), point);
+                if (at != pts.cend())
+                    showHover(describe(at - pts.cbegin()), QCursor::pos());
+            });
+}
+
 void ChartFrame::renderTo(QPainter* painter, const QRectF& target, const QString& title) const
 {
     exporting(true);
@@ -257,6 +329,17 @@ void ChartFrame::fitValueAxis(QValueAxis* axis, double lo, double hi) const
     const ticks::Scale y = ticks::fitScale(lo, hi, ticks::nearestStep((hi - lo) / 6.0), chart()->plotArea().height(),
                                            QFontMetricsF(axis->labelsFont()).height());
     setValueScale(axis, y.lo, y.hi, y.step);
+}
+
+void ChartFrame::keepValueAxisFitted(QValueAxis* axis, std::optional<std::pair<double, double>> range)
+{
+    f_->fitted = axis;
+    f_->fitted_range = range;
+    if (!range || f_->fitting)
+        return;
+    f_->fitting = true;
+    fitValueAxis(axis, range->first, range->second);
+    f_->fitting = false;
 }
 
 void ChartFrame::setValueScale(QValueAxis* a, double min, double max, double step, double anchor)

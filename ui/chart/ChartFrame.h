@@ -15,7 +15,10 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 
 class QAbstractAxis;
 class QAbstractSeries;
@@ -23,13 +26,16 @@ class QChart;
 class QChartView;
 class QPainter;
 class QValueAxis;
+class QXYSeries;
 
 namespace jb {
 
 // How a chart looks; each adapter says what differs from these.
 struct ChartLook {
     QMargins margins{4, 6, 10, 4};
-    bool transparent = false;  // the adapter's view paints the background itself
+    // The view paints the background itself: the frame's own view fills it and calls
+    // paintBeneath(); an adapter's own view (setView(view)) paints it as it likes.
+    bool transparent = false;
     bool antialias = true;
     int title_pt = 0;                // the chart's own title (bold); 0: the default size
     int axis_pt = 0;                 // axis labels, axis titles and the legend; 0: the default size
@@ -62,10 +68,15 @@ public:
     // of labels for a moment, a GUI stall of hundreds of ms.
     static void setValueScale(QValueAxis* axis, double min, double max, double step, double anchor = 0.0);
 
+signals:
+    // What the pointer is over, as the tooltip says it; empty when it leaves.
+    void hovered(const QString& text);
+
 protected:
     ChartFrame(const ChartLook& look, QWidget* parent);
-    // The view over chart(): the adapter's own QChartView subclass, or a plain one (null).
-    // Called once, from the adapter's constructor.
+    // The view over chart(): the adapter's own QChartView subclass, or the frame's (null),
+    // which paints paintBeneath() under the series where the look is transparent. Called once,
+    // from the adapter's constructor.
     void setView(QChartView* view = nullptr);
     QChart* chart() const;
     QChartView* chartView() const;
@@ -95,7 +106,18 @@ protected:
     // is too short to label them all, the range on whole ticks, anchored at 0. Call it again
     // when the plot area changes size.
     void fitValueAxis(QValueAxis* axis, double lo, double hi) const;
+    // The same, kept: fitted now and again whenever the plot area changes size, until it is
+    // given no range (nothing shown). One axis per chart.
+    void keepValueAxisFitted(QValueAxis* axis, std::optional<std::pair<double, double>> range);
 
+    // With the frame's view and a transparent look: what lies beneath the series, painted
+    // clipped to the plot area (plot, in scene coordinates, as plotInScene()), antialiased.
+    virtual void paintBeneath(QPainter* painter, const QRectF& plot) const;
+
+    // The tooltip at globalPos and hovered() say text; an empty text hides the tooltip.
+    void showHover(const QString& text, const QPoint& globalPos);
+    // Hovering a point of series shows describe(the point's index in series) at the pointer.
+    void hoverPoints(QXYSeries* series, std::function<QString(qsizetype index)> describe);
 
     // Around an export: an adapter hides what is only for the pointer (a hover marker).
     virtual void exporting(bool begins) const;

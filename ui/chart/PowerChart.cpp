@@ -11,7 +11,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTimer>
-#include <QToolTip>
 #include <QWheelEvent>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -136,8 +135,7 @@ struct PowerChart::Impl {
             return;
         hover.reset();
         view->viewport()->update();
-        QToolTip::hideText();
-        emit q->hovered(QString());
+        q->showHover(QString(), QPoint());
     }
 };
 
@@ -490,8 +488,7 @@ void PowerChart::Impl::hoverAt(QPointF viewPos, QPoint globalPos)
     hover = p;
     view->viewport()->update();
     const QString text = q->describeAt(p->t_s);
-    QToolTip::showText(globalPos, text, view);
-    emit q->hovered(text);
+    q->showHover(text, globalPos);
 }
 
 void PowerChart::showEvent(QShowEvent* e)

@@ -88,7 +88,8 @@ public:
 
     // The sample whose midpoint lies nearest to t_s (what hovering shows).
     std::optional<PlotPoint> sampleNear(double t_s) const;
-    // Hover text at a time, as the tooltip shows it ("12.300 s  35.21 W  round 2 busy: clean").
+    // Hover text at a time, as the tooltip and hovered() say it ("12.300 s  35.21 W  round 2
+    // busy: clean").
     QString describeAt(double t_s) const;
 
     // Export (ChartFrame's renderTo, toImage, savePng, saveSvg) shows it as seen, without the
@@ -98,7 +99,6 @@ signals:
     void followingChanged(bool following);
     void frozenChanged(bool frozen);
     void visibleRangeChanged(double t0_s, double t1_s);
-    void hovered(const QString& text);  // empty when the pointer leaves the plot
 
 protected:
     void showEvent(QShowEvent* e) override;

@@ -4,9 +4,7 @@
 #include "chart/AxisTicks.h"
 #include "common/Palette.h"
 
-#include <QFontMetricsF>
 #include <QPainter>
-#include <QToolTip>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -24,17 +22,6 @@ namespace {
 
 constexpr int kMostLabels = 12;  // x labels shown at most (every k-th point beyond that)
 
-class View : public QChartView {
-public:
-    View(QChart* chart, TrendChart::Impl* d) : QChartView(chart), d_(d) {}
-
-protected:
-    void drawBackground(QPainter* p, const QRectF& rect) override;
-
-private:
-    TrendChart::Impl* d_;
-};
-
 ChartLook trendLook()
 {
     ChartLook look;
@@ -49,39 +36,17 @@ ChartLook trendLook()
 }  // namespace
 
 struct TrendChart::Impl {
-    TrendChart* q;
     std::vector<TrendMark> marks;
-    View* view = nullptr;
     QCategoryAxis* ax = nullptr;
     QValueAxis* ay = nullptr;
     QScatterSeries* points = nullptr;       // ordinary points
     QScatterSeries* regressions = nullptr;  // points marked as a regression
     std::vector<int> pointMarks, regressionMarks;  // which mark each scatter point is
-    std::optional<std::pair<double, double>> y_range;
     int bars = 0;
-    bool fitting = false;
 
-    explicit Impl(TrendChart* owner) : q(owner) {}
-
-    QRectF plotInScene() const { return q->plotInScene(); }
-    double xAt(double x) const { return q->sceneX(x, ax->min(), ax->max()); }
-    double yAt(double y) const { return q->sceneY(y, ay->min(), ay->max()); }
-
-    void fitYAxis()
+    void removeSeries(QChart* chart)
     {
-        if (!y_range || fitting)
-            return;
-        fitting = true;
-        q->fitValueAxis(ay, y_range->first, y_range->second);
-        fitting = false;
-    }
-
-    void removeSeries()
-    {
-        for (QAbstractSeries* s : q->chart()->series()) {
-            q->chart()->removeSeries(s);
-            delete s;
-        }
+        chart->removeAllSeries();
         points = regressions = nullptr;
         pointMarks.clear();
         regressionMarks.clear();
@@ -89,57 +54,36 @@ struct TrendChart::Impl {
         for (const QString& l : ax->categoriesLabels())
             ax->remove(l);
     }
-
-    void onHover(const QScatterSeries* s, const std::vector<int>& which, const QPointF& point, bool state)
-    {
-        if (!state) {
-            QToolTip::hideText();
-            emit q->hovered(QString());
-            return;
-        }
-        const QList<QPointF> pts = s->points();
-        for (qsizetype i = 0; i < pts.size(); ++i)
-            if (pts[i] == point) {
-                const QString text = q->describe(which[std::size_t(i)]);
-                QToolTip::showText(QCursor::pos(), text, view);
-                emit q->hovered(text);
-                return;
-            }
-    }
 };
 
-void View::drawBackground(QPainter* p, const QRectF& rect)
+void TrendChart::paintBeneath(QPainter* p, const QRectF& pa) const
 {
-    p->fillRect(rect, palette().base());
-    if (d_->marks.empty() || !d_->y_range)
+    if (d->marks.empty())
         return;
-    const QRectF pa = d_->plotInScene();
-    p->save();
-    p->setClipRect(pa.adjusted(-1, -1, 1, 1));
-    p->setRenderHint(QPainter::Antialiasing);
-    const double half = std::max(2.0, (d_->xAt(1) - d_->xAt(0)) * 0.4);
+    const auto xAt = [this](double x) { return sceneX(x, d->ax->min(), d->ax->max()); };
+    const auto yAt = [this](double y) { return sceneY(y, d->ay->min(), d->ay->max()); };
+    const double half = std::max(2.0, (xAt(1) - xAt(0)) * 0.4);
     QColor shade = palette::errorText();
     shade.setAlpha(40);
     QColor bar = palette::recordA();
     bar.setAlpha(200);
-    for (std::size_t i = 0; i < d_->marks.size(); ++i) {
-        const TrendMark& m = d_->marks[i];
-        const double x = d_->xAt(double(i));
+    for (std::size_t i = 0; i < d->marks.size(); ++i) {
+        const TrendMark& m = d->marks[i];
+        const double x = xAt(double(i));
         if (m.regression)
             p->fillRect(QRectF(x - half, pa.top(), 2 * half, pa.height()), shade);
         if (!m.low || !m.high)
             continue;
         p->setPen(QPen(m.regression ? palette::errorText() : bar, 1.6));
-        const double y0 = d_->yAt(*m.low), y1 = d_->yAt(*m.high);
+        const double y0 = yAt(*m.low), y1 = yAt(*m.high);
         const double cap = std::min(5.0, half);
         p->drawLine(QPointF(x, y0), QPointF(x, y1));
         p->drawLine(QPointF(x - cap, y0), QPointF(x + cap, y0));
         p->drawLine(QPointF(x - cap, y1), QPointF(x + cap, y1));
     }
-    p->restore();
 }
 
-TrendChart::TrendChart(QWidget* parent) : ChartFrame(trendLook(), parent), d(std::make_unique<Impl>(this))
+TrendChart::TrendChart(QWidget* parent) : ChartFrame(trendLook(), parent), d(std::make_unique<Impl>())
 {
     d->ax = new QCategoryAxis;
     d->ax->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
@@ -147,10 +91,8 @@ TrendChart::TrendChart(QWidget* parent) : ChartFrame(trendLook(), parent), d(std
     d->ay->setTickType(QValueAxis::TicksDynamic);
     addAxis(d->ax, Qt::AlignBottom);
     addAxis(d->ay, Qt::AlignLeft);
-    connect(chart(), &QChart::plotAreaChanged, this, [this] { d->fitYAxis(); });
-    d->view = new View(chart(), d.get());
-    setView(d->view);
-    d->view->setMouseTracking(true);
+    setView();
+    chartView()->setMouseTracking(true);
     clear(tr("Select a record to see its label's trend"));
 }
 
@@ -158,21 +100,21 @@ TrendChart::~TrendChart() = default;
 
 void TrendChart::clear(const QString& placeholder)
 {
-    d->removeSeries();
+    d->removeSeries(chart());
     d->marks.clear();
-    d->y_range.reset();
+    keepValueAxisFitted(d->ay, std::nullopt);
     chart()->setTitle(QString());
     d->ax->setRange(-0.5, 0.5);
     setValueScale(d->ay, 0, 1, 0.25);
     showPlaceholder(placeholder);
-    d->view->viewport()->update();
+    chartView()->viewport()->update();
 }
 
 void TrendChart::setTrend(std::vector<TrendMark> marks, const QString& title, const QString& yTitle)
 {
-    d->removeSeries();
+    d->removeSeries(chart());
     d->marks = std::move(marks);
-    d->y_range.reset();
+    keepValueAxisFitted(d->ay, std::nullopt);
     double lo = INFINITY, hi = -INFINITY;
     for (const TrendMark& m : d->marks)
         for (const auto& v : {m.median, m.low, m.high})
@@ -221,10 +163,8 @@ void TrendChart::setTrend(std::vector<TrendMark> marks, const QString& title, co
     for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(d->points),
                                static_cast<QAbstractSeries*>(d->regressions)})
         attach(s, d->ax, d->ay);
-    connect(d->points, &QScatterSeries::hovered, this,
-            [this](const QPointF& p, bool on) { d->onHover(d->points, d->pointMarks, p, on); });
-    connect(d->regressions, &QScatterSeries::hovered, this,
-            [this](const QPointF& p, bool on) { d->onHover(d->regressions, d->regressionMarks, p, on); });
+    hoverPoints(d->points, [this](qsizetype i) { return describe(d->pointMarks[std::size_t(i)]); });
+    hoverPoints(d->regressions, [this](qsizetype i) { return describe(d->regressionMarks[std::size_t(i)]); });
 
     // Every k-th key along x (a category axis labels values; labels must differ).
     const int step = std::max(1, (n + kMostLabels - 1) / kMostLabels);
@@ -239,9 +179,8 @@ void TrendChart::setTrend(std::vector<TrendMark> marks, const QString& title, co
     d->ax->setRange(-0.5, double(n) - 0.5);
 
     const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::abs(hi) * 0.05, 1e-9);
-    d->y_range = std::pair(lo - pad, hi + pad);
-    d->fitYAxis();
-    d->view->viewport()->update();
+    keepValueAxisFitted(d->ay, std::pair(lo - pad, hi + pad));
+    chartView()->viewport()->update();
 }
 
 const std::vector<TrendMark>& TrendChart::marks() const

@@ -42,13 +42,13 @@ public:
     QStringList axisLabels() const;
     QString describe(int mark) const;
 
-signals:
-    void hovered(const QString& text);  // empty when the pointer leaves a point
+    // hovered() says the point's text (describe) as the pointer passes over it.
 
-public:
-    struct Impl;
+protected:
+    void paintBeneath(QPainter* painter, const QRectF& plot) const override;  // bars and shading
 
 private:
+    struct Impl;
     std::unique_ptr<Impl> d;
 };
 

@@ -5,9 +5,7 @@
 
 #include "common/Palette.h"
 
-#include <QFontMetricsF>
 #include <QPainter>
-#include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegendMarker>
@@ -28,23 +26,10 @@ constexpr double kMarkerSize = 11.0;
 
 constexpr auto niceStep = ticks::nearestStep;
 
-class View : public QChartView {
-public:
-    View(QChart* chart, RoundChart::Impl* d) : QChartView(chart), d_(d) {}
-
-protected:
-    void drawBackground(QPainter* p, const QRectF& rect) override;
-
-private:
-    RoundChart::Impl* d_;
-};
-
 }  // namespace
 
 struct RoundChart::Impl {
-    RoundChart* q;
     std::vector<RoundMarkSeries> series;  // what is shown
-    View* view = nullptr;
     QValueAxis* ax = nullptr;
     QValueAxis* ay = nullptr;
     // Each scatter series of the chart: which RoundMarkSeries and which marks its points are.
@@ -54,79 +39,26 @@ struct RoundChart::Impl {
         std::vector<int> marks;
     };
     std::vector<Scatter> scatters;
-
-    // The values' range, padded (none: nothing shown); the y axis is fitted to it and to the
-    // plot's height, again whenever the plot is resized.
-    std::optional<std::pair<double, double>> y_range;
-    bool fitting = false;
-
-    explicit Impl(RoundChart* owner) : q(owner) {}
-
-    void fitYAxis()
-    {
-        if (!y_range || fitting)
-            return;
-        fitting = true;
-        q->fitValueAxis(ay, y_range->first, y_range->second);
-        fitting = false;
-    }
-
-    QRectF plotInScene() const { return q->plotInScene(); }
-    double xAt(double x) const { return q->sceneX(x, ax->min(), ax->max()); }
-    double yAt(double y) const { return q->sceneY(y, ay->min(), ay->max()); }
-
-    void removeAll()
-    {
-        for (QAbstractSeries* s : q->chart()->series()) {
-            q->chart()->removeSeries(s);
-            delete s;
-        }
-        scatters.clear();
-    }
-
-    void onHover(const Scatter& sc, const QPointF& point, bool state)
-    {
-        if (!state) {
-            QToolTip::hideText();
-            emit q->hovered(QString());
-            return;
-        }
-        const QList<QPointF> pts = sc.s->points();
-        for (qsizetype i = 0; i < pts.size(); ++i) {
-            if (pts[i] == point) {
-                const QString text = q->describe(sc.series, sc.marks[std::size_t(i)]);
-                QToolTip::showText(QCursor::pos(), text, view);
-                emit q->hovered(text);
-                return;
-            }
-        }
-    }
 };
 
-void View::drawBackground(QPainter* p, const QRectF& rect)
+void RoundChart::paintBeneath(QPainter* p, const QRectF&) const
 {
-    p->fillRect(rect, palette().base());
-    if (d_->series.empty())
-        return;
-    const QRectF pa = d_->plotInScene();
-    p->save();
-    p->setClipRect(pa.adjusted(-1, -1, 1, 1));
-    p->setRenderHint(QPainter::Antialiasing);
-    for (const RoundMarkSeries& s : d_->series) {
+    const auto xAt = [this](double x) { return sceneX(x, d->ax->min(), d->ax->max()); };
+    const auto yAt = [this](double y) { return sceneY(y, d->ay->min(), d->ay->max()); };
+    for (const RoundMarkSeries& s : d->series) {
         QColor c = s.outline;
         c.setAlpha(190);
         p->setPen(QPen(c, 1.4));
         for (const RoundMark& m : s.marks) {
             if (!m.sd || !(*m.sd > 0))
                 continue;
-            const double x = d_->xAt(m.round + 1 + s.x_offset);
-            const double y0 = d_->yAt(m.value - *m.sd), y1 = d_->yAt(m.value + *m.sd);
+            const double x = xAt(m.round + 1 + s.x_offset);
+            const double y0 = yAt(m.value - *m.sd), y1 = yAt(m.value + *m.sd);
             p->drawLine(QPointF(x, y0), QPointF(x, y1));
             p->drawLine(QPointF(x - 4, y0), QPointF(x + 4, y0));
             p->drawLine(QPointF(x - 4, y1), QPointF(x + 4, y1));
         }
     }
-    p->restore();
 }
 
 namespace {
@@ -143,7 +75,7 @@ ChartLook roundLook()
 
 }  // namespace
 
-RoundChart::RoundChart(QWidget* parent) : ChartFrame(roundLook(), parent), d(std::make_unique<Impl>(this))
+RoundChart::RoundChart(QWidget* parent) : ChartFrame(roundLook(), parent), d(std::make_unique<Impl>())
 {
     chart()->legend()->setAlignment(Qt::AlignBottom);
     d->ax = new QValueAxis;
@@ -152,11 +84,8 @@ RoundChart::RoundChart(QWidget* parent) : ChartFrame(roundLook(), parent), d(std
     d->ay->setTickType(QValueAxis::TicksDynamic);
     addAxis(d->ax, Qt::AlignBottom, QStringLiteral("round"));
     addAxis(d->ay, Qt::AlignLeft);
-    connect(chart(), &QChart::plotAreaChanged, this, [this] { d->fitYAxis(); });
-
-    d->view = new View(chart(), d.get());
-    setView(d->view);
-    d->view->setMouseTracking(true);
+    setView();
+    chartView()->setMouseTracking(true);
     clear(QStringLiteral("No rounds"));
 }
 
@@ -164,19 +93,21 @@ RoundChart::~RoundChart() = default;
 
 void RoundChart::clear(const QString& placeholder)
 {
-    d->removeAll();
+    chart()->removeAllSeries();
+    d->scatters.clear();
     d->series.clear();
-    d->y_range.reset();
+    keepValueAxisFitted(d->ay, std::nullopt);
     showPlaceholder(placeholder);
     d->ax->setRange(0.5, 1.5);
     d->ay->setRange(0, 1);
     chart()->legend()->hide();
-    d->view->viewport()->update();
+    chartView()->viewport()->update();
 }
 
 void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& yTitle)
 {
-    d->removeAll();
+    chart()->removeAllSeries();
+    d->scatters.clear();
     d->series = std::move(series);
     int maxRound = 0;
     double lo = INFINITY, hi = -INFINITY;
@@ -257,11 +188,10 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
             line->attachAxis(d->ay);
         }
     }
-    for (const Impl::Scatter& sc : d->scatters) {
-        const Impl::Scatter* p = &sc;
-        connect(sc.s, &QScatterSeries::hovered, this,
-                [this, p](const QPointF& pt, bool state) { d->onHover(*p, pt, state); });
-    }
+    for (const Impl::Scatter& sc : d->scatters)
+        hoverPoints(sc.s, [this, series = sc.series, marks = sc.marks](qsizetype i) {
+            return describe(series, marks[std::size_t(i)]);
+        });
     chart()->legend()->show();
 
     // Axes: rounds 1..N with room for the side-by-side offset; values padded by 8 %.
@@ -270,13 +200,12 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
         span = std::max(std::abs(hi) * 0.1, 1e-9);
     lo -= span * 0.08;
     hi += span * 0.08;
-    d->y_range = std::pair{lo, hi};
-    d->fitYAxis();
+    keepValueAxisFitted(d->ay, std::pair{lo, hi});
     d->ay->setTitleText(yTitle);
     // About six labels: a narrow side panel cannot fit one per round.
     const double xstep = std::max(1.0, niceStep(maxRound / 6.0));
     setValueScale(d->ax, 0.5, maxRound + 0.5, xstep);
-    d->view->viewport()->update();
+    chartView()->viewport()->update();
 }
 
 int RoundChart::markCount() const

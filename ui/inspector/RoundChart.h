@@ -52,13 +52,13 @@ public:
     // Hover text of series s, mark i (as the tooltip shows it).
     QString describe(int series, int mark) const;
 
-signals:
-    void hovered(const QString& text);  // empty when the pointer leaves a point
+    // hovered() says the point's text (describe) as the pointer passes over it.
 
-public:
-    struct Impl;
+protected:
+    void paintBeneath(QPainter* painter, const QRectF& plot) const override;  // the sd bars
 
 private:
+    struct Impl;
     std::unique_ptr<Impl> d;
 };
 
