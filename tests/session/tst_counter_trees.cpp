@@ -271,10 +271,11 @@ private slots:
         Session s(p);
         const Record r = run(s);
         // One process writes the tree and books the busy power edge to edge (BusyFlag.h): within
-        // 0.25 % here alone and beside two CPU hogs. Held to 5 %: before the edges were stamped it
-        // measured 2.5 to 3 % under ASan in CI, and the ASan build has not run this one yet.
-        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.05);
-        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.05);
+        // 0.3 % in every run logged since (alone, beside two CPU hogs, and under ASan in CI).
+        // Held to 2 %, not 1 %: a fake zone that loses the CPU for ~25 ms at an edge costs up to
+        // 0.9 % here (Ecore000 measured -0.85 % once in 50 runs), on top of that spread.
+        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.02);
+        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.02);
         QCOMPARE(r.counter_info.size(), std::size_t(2));
         QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("rapl-sum"));
         QCOMPARE(r.counter_info[0].second["zones"].size(), std::size_t(2));
@@ -321,7 +322,10 @@ private slots:
             Session s(p);
             const Record r = run(s);
             checkMarginal(r, "hwmon:zenergy:Ecore000", 1.0, 0.01);
-            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, 0.05);  // 30 W idle: -3.7 % once under ASan
+            // 30 W idle, the most a late read at an idle bracket's edge can move: within 0.44 % in
+            // 50 serial runs since the edges were stamped (it measured -3.7 % once under ASan
+            // before). Held to 2 % for the reason given for rapl:packages above.
+            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, 0.02);
             QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("hwmon"));
         }
         p.counters = {"hwmon:zenergy:Esocket0", "hwmon:zenergy:Esocket1"};
@@ -416,8 +420,10 @@ private slots:
         p.counter_options = o;
         Session s(p);
         const Record r = run(s);
-        // Power read every 20 ms and integrated: the edges cost up to a period each round.
-        checkMarginal(r, "hwmon:amdgpu:PPT", 1.0, 0.03);
+        // Power read every 20 ms and integrated: an edge can cost up to a period, but the edges of
+        // a round mostly cancel: within 0.1 % in every serial run logged (0.6 % once beside two
+        // CPU hogs). Held to 2 %, as rapl:packages above.
+        checkMarginal(r, "hwmon:amdgpu:PPT", 1.0, 0.02);
         QVERIFY(r.counter_info[0].second["integrated_from_power_readings"].get<bool>());
         QCOMPARE(r.counter_info[0].second["sensor_average_ms"].get<int>(), 10);
     }
