@@ -73,17 +73,6 @@ public:
     virtual void remoteState(const RemoteState&) {}
 };
 
-// How a job's session was ended: the manifest's `termination` (sigterm_sent, sigkill_sent,
-// signalled_pids, surviving_pids, seconds).
-struct SessionEnding {
-    bool sigterm_sent = false;
-    bool sigkill_sent = false;
-    std::vector<std::int64_t> signalled;  // every pid that got a signal
-    std::vector<std::int64_t> survivors;  // still alive at the end (should be empty)
-    double seconds = 0;
-    nlohmann::json toJson() const;
-};
-
 // What happened, for the manifest.
 struct JobOutcome {
     JobStatus status = JobStatus::FailedToStart;
@@ -102,7 +91,7 @@ struct JobOutcome {
     std::optional<JobAccounting> accounting;  // none where NVML is not loaded
     std::optional<JobEnergy> energy;          // none where the energy counters never ran
     std::optional<SessionEnding> termination;  // none: no session was started (null in the manifest)
-    nlohmann::json logs = nlohmann::json::object();
+    JobLogs logs;
     std::vector<std::string> notes;
     std::optional<SlurmRecord> slurm;  // the Slurm executor's record
     // The manifest the job's node wrote, completed by the executor: written as it is.

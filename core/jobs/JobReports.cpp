@@ -231,6 +231,60 @@ JobAccounting JobAccounting::read(const json& j, const std::string& path)
     return a;
 }
 
+json SessionEnding::toJson() const
+{
+    json j;
+    j["sigterm_sent"] = sigterm_sent;
+    j["sigkill_sent"] = sigkill_sent;
+    j["signalled_pids"] = signalled;
+    j["surviving_pids"] = survivors;
+    j["seconds"] = seconds;
+    return j;
+}
+
+namespace {
+
+std::vector<std::int64_t> pids(const json& obj, const std::string& path, const char* key)
+{
+    const std::string p = jsonPathKey(path, key);
+    const json& a = asArray(need(obj, path, key, "an array of pids"), p);
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        out.push_back(asIntAtLeast(a[i], jsonPathIndex(p, i), 0));
+    return out;
+}
+
+}  // namespace
+
+SessionEnding SessionEnding::read(const json& j, const std::string& path)
+{
+    asObject(j, path);
+    SessionEnding e;
+    e.sigterm_sent = asBool(need(j, path, "sigterm_sent", "true or false"), jsonPathKey(path, "sigterm_sent"));
+    e.sigkill_sent = asBool(need(j, path, "sigkill_sent", "true or false"), jsonPathKey(path, "sigkill_sent"));
+    e.signalled = pids(j, path, "signalled_pids");
+    e.survivors = pids(j, path, "surviving_pids");
+    e.seconds = asNumberAtLeast(need(j, path, "seconds", "a number"), jsonPathKey(path, "seconds"), 0);
+    return e;
+}
+
+json logsJson(const JobLogs& logs)
+{
+    json j = json::object();
+    for (const auto& [stream, file] : logs)
+        j[stream] = file;
+    return j;
+}
+
+JobLogs readLogs(const json& j, const std::string& path)
+{
+    asObject(j, path);
+    JobLogs logs;
+    for (auto it = j.begin(); it != j.end(); ++it)
+        logs[it.key()] = asString(it.value(), jsonPathKey(path, it.key()));
+    return logs;
+}
+
 json SlurmRecord::toJson() const
 {
     json j;

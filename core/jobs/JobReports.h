@@ -1,7 +1,7 @@
 #pragma once
 // The typed reports an executor hands the manifest: the job's energy (EnergyMeter), NVML's
-// accounting of its processes (GpuProbe), and the Slurm record (the node's `jobs exec` and the
-// Slurm executor). Each writes exactly the JSON object the manifest has always carried (the keys
+// accounting of its processes (GpuProbe), how its session was ended (the executors), and the
+// Slurm record (the node's `jobs exec` and the Slurm executor). Each writes exactly the JSON object the manifest has always carried (the keys
 // a report has are the keys it writes) and reads it back through the one reader kit
 // (base/JsonReader), its errors naming the JSON path ($.energy.counters["nvml:0"].total_j).
 #include "base/Result.h"
@@ -78,6 +78,25 @@ struct JobAccounting {
     static JobAccounting read(const nlohmann::json& j, const std::string& path);
     friend bool operator==(const JobAccounting&, const JobAccounting&) = default;
 };
+
+// The manifest's `termination`: how the job's session was ended (signals, survivors). All five
+// keys are always written (sigterm_sent, sigkill_sent, signalled_pids, surviving_pids, seconds).
+struct SessionEnding {
+    bool sigterm_sent = false;
+    bool sigkill_sent = false;
+    std::vector<std::int64_t> signalled;  // signalled_pids: every pid that got a signal
+    std::vector<std::int64_t> survivors;  // surviving_pids: still alive at the end (should be empty)
+    double seconds = 0;
+
+    nlohmann::json toJson() const;
+    static SessionEnding read(const nlohmann::json& j, const std::string& path);
+    friend bool operator==(const SessionEnding&, const SessionEnding&) = default;
+};
+
+// The manifest's `logs`: each stream's file (stdout, stderr; slurm for the Slurm executor).
+using JobLogs = std::map<std::string, std::string>;
+nlohmann::json logsJson(const JobLogs& logs);
+JobLogs readLogs(const nlohmann::json& j, const std::string& path);
 
 // A GPU of the allocation as the node resolved it.
 struct SlurmGpu {

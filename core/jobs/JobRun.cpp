@@ -76,7 +76,7 @@ JobManifest makeJobManifest(const JobFile& file, std::size_t index, const JobLau
         m.cuda_visible_devices = v;
     m.argv_run = launch.argv;
     m.concurrent_jobs = concurrent_jobs;
-    m.termination = o.termination ? o.termination->toJson() : nlohmann::json();
+    m.termination = o.termination;
     m.notes = o.notes;
     m.joulebench_version = std::string(kToolVersion);
     m.slurm = o.slurm;

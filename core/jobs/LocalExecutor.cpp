@@ -63,17 +63,6 @@ std::string randomHex()
 
 }  // namespace
 
-nlohmann::json SessionEnding::toJson() const
-{
-    nlohmann::json j;
-    j["sigterm_sent"] = sigterm_sent;
-    j["sigkill_sent"] = sigkill_sent;
-    j["signalled_pids"] = signalled;
-    j["surviving_pids"] = survivors;
-    j["seconds"] = seconds;
-    return j;
-}
-
 SessionEnding endSession(const std::string& proc_root, std::int64_t leader, bool& leader_reaped,
                          int& leader_status, const std::string& marker, double grace_seconds)
 {

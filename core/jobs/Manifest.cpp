@@ -107,12 +107,12 @@ nlohmann::json JobManifest::toJson() const
     j["hardware"] = h;
     j["work"] = work;
     j["energy"] = energy ? energy->toJson() : nlohmann::json();
-    j["logs"] = logs;
+    j["logs"] = logsJson(logs);
     j["run_directory"] = run_directory;
     j["cuda_visible_devices"] = cuda_visible_devices;
     j["argv_run"] = argv_run;
     j["concurrent_jobs"] = concurrent_jobs;
-    j["termination"] = termination;
+    j["termination"] = termination ? termination->toJson() : nlohmann::json();
     j["notes"] = notes;
     j["joulebench_version"] = joulebench_version;
     if (slurm)
@@ -195,7 +195,7 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
         if (auto* v = member(j, "energy"); v && !v->is_null())
             m.energy = JobEnergy::read(*v, "$.energy");
         if (auto* v = member(j, "logs"))
-            m.logs = *v;
+            m.logs = readLogs(*v, "$.logs");
         if (auto* v = member(j, "run_directory"))
             m.run_directory = asString(*v, "$.run_directory");
         if (auto* v = member(j, "cuda_visible_devices"); v && !v->is_null())
@@ -204,8 +204,8 @@ Result<JobManifest> JobManifest::fromJson(const nlohmann::json& j, const std::st
             m.argv_run = asStrings(*v, "$.argv_run");
         if (auto* v = member(j, "concurrent_jobs"))
             m.concurrent_jobs = asStrings(*v, "$.concurrent_jobs");
-        if (auto* v = member(j, "termination"))
-            m.termination = *v;
+        if (auto* v = member(j, "termination"); v && !v->is_null())
+            m.termination = SessionEnding::read(*v, "$.termination");
         if (auto* v = member(j, "notes"))
             m.notes = asStrings(*v, "$.notes");
         if (auto* v = member(j, "joulebench_version"))

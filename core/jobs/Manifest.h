@@ -54,12 +54,12 @@ struct JobManifest {
     JobHardware hardware;
     nlohmann::json work = nlohmann::json::object();
     std::optional<JobEnergy> energy;                 // EnergyMeter's report (null where none)
-    nlohmann::json logs = nlohmann::json::object();  // {stdout, stderr}: paths
+    JobLogs logs;  // {stdout, stderr}: paths
     std::string run_directory;
     std::string cuda_visible_devices;
     std::vector<std::string> argv_run;         // argv with placeholders filled
     std::vector<std::string> concurrent_jobs;  // jobs that ran at the same time
-    nlohmann::json termination;                // how the session was ended (signals, survivors)
+    std::optional<SessionEnding> termination;  // how the session was ended; null: none was started
     std::vector<std::string> notes;            // why it failed to start, ambiguous results ...
     std::string joulebench_version;
     // The Slurm executor's record (core/jobs/Slurm.h): job id, cluster, partition, node, times,

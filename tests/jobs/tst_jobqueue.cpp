@@ -219,7 +219,7 @@ private Q_SLOTS:
         QCOMPARE(man.cuda_visible_devices, std::string("1"));
         QVERIFY(man.source.is_null());  // no provenance asked for
         QCOMPARE(man.joulebench_version, std::string(JB_VERSION));
-        QVERIFY(man.termination.at("signalled_pids").empty());  // nothing left to end
+        QVERIFY(man.termination && man.termination->signalled.empty());  // nothing left to end
 
         // GPU energy: 60 W idle, 200 W while the job's process is alive (the fake's script).
         QVERIFY(man.energy.has_value());
@@ -241,9 +241,9 @@ private Q_SLOTS:
         QCOMPARE(pkg.total_j, 0.0);  // the fixture zone never advances
 
         // Logs in the run folder; lines and progress as signals.
-        const std::string out = jbtest::readText(man.logs.at("stdout").get<std::string>());
+        const std::string out = jbtest::readText(man.logs.at("stdout"));
         QVERIFY2(out.find("CUDA_VISIBLE_DEVICES=1") != std::string::npos, out.c_str());
-        QVERIFY(jbtest::readText(man.logs.at("stderr").get<std::string>()).find("warming up") !=
+        QVERIFY(jbtest::readText(man.logs.at("stderr")).find("warming up") !=
                 std::string::npos);
         QVERIFY(contains(s.lines, "train stderr: warming up"));
         QVERIFY(contains(s.lines, "train driver: RUN on GPU 1"));
@@ -286,15 +286,16 @@ private Q_SLOTS:
         QCOMPARE(np.status, jb::JobStatus::FailedToStart);
         QVERIFY(!np.return_code.has_value());
         QVERIFY(contains(np.notes, "'/nonexistent/train' does not exist"));
-        QVERIFY(np.termination.is_null());  // no session was started, none was ended
+        QVERIFY(!np.termination);  // no session was started, none was ended
         QVERIFY(np.toJson().at("termination").is_null());
 
         const jb::JobManifest& t = s.manifests.at("stubborn");
         QCOMPARE(t.status, jb::JobStatus::Timeout);
         QCOMPARE(t.return_code, std::optional<int>(-9));  // SIGTERM ignored: SIGKILL after the grace period
-        QCOMPARE(t.termination.at("sigterm_sent").get<bool>(), true);
-        QCOMPARE(t.termination.at("sigkill_sent").get<bool>(), true);
-        QVERIFY(t.termination.at("surviving_pids").empty());
+        QVERIFY(t.termination);
+        QCOMPARE(t.termination->sigterm_sent, true);
+        QCOMPARE(t.termination->sigkill_sent, true);
+        QVERIFY(t.termination->survivors.empty());
         QVERIFY(t.driver_wall_seconds >= 1.0 && t.driver_wall_seconds < 5);
         // The daemon's memory counts: it is in the job's session.
         QCOMPARE(t.hardware.peak_process_gpu_memory_mib, std::int64_t(1024 + 2048));
@@ -327,7 +328,8 @@ private Q_SLOTS:
         const std::int64_t daemon = readPid(pidfile);
         QVERIFY(daemon > 0);
         QVERIFY(!alive(daemon));
-        QCOMPARE(man.termination.at("sigkill_sent").get<bool>(), true);
+        QVERIFY(man.termination);
+        QCOMPARE(man.termination->sigkill_sent, true);
         QVERIFY(contains(man.notes, "process(es) the job left running were ended"));
     }
 

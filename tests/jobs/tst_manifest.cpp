@@ -67,7 +67,7 @@ private:
         m.cuda_visible_devices = "5";
         m.argv_run = {"python3", "train.py", "--out", "/runs/vgg16_bp/driver_1"};
         m.concurrent_jobs = {"vgg16_dfa"};
-        m.termination = {{"sigterm_sent", true}, {"sigkill_sent", true}};
+        m.termination = jb::SessionEnding{true, true, {4242, 4243}, {}, 2.5};
         m.notes = {"a note", "caf\xc3\xa9"};
         m.joulebench_version = "0.1.0";
         return m;
@@ -216,6 +216,22 @@ private Q_SLOTS:
         j = fullReports();
         j["slurm"]["exit_code"] = 1.5;
         QVERIFY2(errorOf(j).find("$.slurm.exit_code") != std::string::npos, errorOf(j).c_str());
+        // The session's ending and the log paths are typed too.
+        j = fullReports();
+        j["termination"]["surviving_pids"] = {12, "x"};
+        QVERIFY2(errorOf(j).find("m.json: $.termination.surviving_pids[1]: expected") != std::string::npos,
+                 errorOf(j).c_str());
+        j = fullReports();
+        j["termination"].erase("seconds");
+        QCOMPARE(errorOf(j), std::string("m.json: $.termination: missing key \"seconds\" (a number)"));
+        j = fullReports();
+        j["logs"]["stdout"] = 5;
+        QCOMPARE(errorOf(j), std::string("m.json: $.logs.stdout: expected a string, found 5"));
+        j = fullReports();
+        j["termination"] = nullptr;  // no session was started
+        auto none = jb::JobManifest::fromJson(j);
+        QVERIFY(none.ok() && !none->termination);
+        QCOMPARE(rewritten(j), jb::manifestText(j));
     }
 
     void referenceFields()

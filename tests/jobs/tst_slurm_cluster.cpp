@@ -196,7 +196,7 @@ private Q_SLOTS:
         QCOMPARE(m["bad"].cuda_visible_devices, std::to_string(b));
         QCOMPARE(slurm["good"]["gpus"][0]["uuid"].get<std::string>(), m["good"].hardware.uuid);
         QVERIFY(m["good"].hardware.uuid.rfind("GPU-", 0) == 0);
-        const std::string good_out = jbtest::readText(m["good"].logs["stdout"].get<std::string>());
+        const std::string good_out = jbtest::readText(m["good"].logs.at("stdout"));
         QVERIFY2(good_out.find("CUDA_VISIBLE_DEVICES=" + std::to_string(g)) != std::string::npos, good_out.c_str());
         QVERIFY(m["good"].started_unix_time < m["bad"].completed_unix_time);
         QVERIFY(m["bad"].started_unix_time < m["good"].completed_unix_time);
@@ -227,9 +227,10 @@ private Q_SLOTS:
         logEnd(runsOf(file), "escapee");
         const auto d = jb::inspectJob(runsOf(file), "escapee");
         QCOMPARE(d.state, jb::DiskState::Preserved);
-        const json& t = d.manifest->termination;
-        QVERIFY2(t["sigkill_sent"].get<bool>(), t.dump().c_str());
-        QVERIFY(t["surviving_pids"].empty());
+        const auto& t = d.manifest->termination;
+        QVERIFY(t);
+        QVERIFY2(t->sigkill_sent, t->toJson().dump().c_str());
+        QVERIFY(t->survivors.empty());
     }
 
     // A driver killed while its jobs are queued and running; run again, it watches the same
