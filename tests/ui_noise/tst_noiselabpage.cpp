@@ -1,11 +1,13 @@
 // The Noise lab page, offscreen: sliders move the verdict (on the page's own timer, and with
 // the clock driven by the test), the live noise figures come from the idle brackets measured
 // since the last change, layout sliders start a new run, the planner says "unreachable" with
-// what is needed and applies a plan to the run, records show their noise, and the real
+// what is needed and applies a plan to the run, records show their noise and replay as they
+// ran (the same figures, round by round, through the live path), and the real
 // counter button is off with its reason, or runs a real session on a fake powercap zone.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "chart/PowerChart.h"
 #include "common/Format.h"
+#include "live/ReplaySource.h"
 #include "live/SessionSource.h"
 #include "noise/IdleNoise.h"
 #include "noise/NoiseCharts.h"
@@ -84,6 +86,7 @@ private slots:
     void planAppliedToTheRun();
     void recordShowsItsNoise();
     void recordWithoutSamples();
+    void recordReplaysAsItRan();
     void coarseRecordIsPlannedByItsCadence();
     void realButtonOffWithTheReason();
     void realCounterRunsASession();
@@ -397,6 +400,12 @@ void TestNoiseLabPage::recordWithoutSamples()
     QCOMPARE(page.allan()->points(), 0);
     QCOMPARE(page.roundsChart()->points(), 4);
     QCOMPARE(page.resolutionModel()->rowCount(), 3);
+    // No samples, nothing to replay: the button is off and says why.
+    QVERIFY(page.replayButton()->isVisibleTo(&page));
+    QVERIFY(!page.replayButton()->isEnabled());
+    QVERIFY(page.replayButton()->toolTip().contains(QStringLiteral("--samples")));
+    QVERIFY(!page.startReplay(4));
+    QCOMPARE(page.mode(), Mode::Record);
 
     // A record with no whole-device counter: the reason, everywhere.
     jb::Record empty;
@@ -404,6 +413,75 @@ void TestNoiseLabPage::recordWithoutSamples()
     QVERIFY(!page.noise());
     QVERIFY(page.statusLabel()->text().contains(QStringLiteral("no whole-device counter")));
     QCOMPARE(page.roundsChart()->points(), 0);
+}
+
+void TestNoiseLabPage::recordReplaysAsItRan()
+{
+    jb::SimRunSpec spec;
+    spec.rounds = 5;
+    spec.seed = 8;
+    const jb::Record r = jb::simulateRun(spec);
+    NoiseLabPage page(options(false));
+    page.resize(1400, 900);
+    page.show();
+    page.showRecord(r, QStringLiteral("run.json"));
+    QVERIFY(page.noise());
+    const double recordSd = page.noise()->idle_sd_w;
+    QVERIFY(page.replayButton()->isVisibleTo(&page));
+    QVERIFY(page.replayButton()->isEnabled());
+
+    QSignalSpy shown(&page, &NoiseLabPage::roundShown);
+    page.replayButton()->click();
+    QCOMPARE(page.mode(), Mode::Replay);
+    QVERIFY(page.liveSource() == page.replaySource());
+    QVERIFY(page.replaySource()->running());
+    QCOMPARE(page.replaySource()->speed(), 4.0);  // the speed box's default
+    QVERIFY(!page.controls()->isVisibleTo(&page));  // the record's settings, not the sliders'
+    QVERIFY(page.rounds().empty());                // from the record's start
+    QCOMPARE(page.replayButton()->text(), QStringLiteral("Whole record"));
+
+    // The test drives the replayed clock.
+    page.replaySource()->stop();
+    for (int i = 0; i < 100000 && !page.replaySource()->done(); ++i) {
+        page.replaySource()->tick(0.25);
+        if (i % 40 == 0)
+            page.refresh();  // the page's own timer, mid-run
+    }
+    QVERIFY(page.replaySource()->done());
+    page.refresh();
+    QCOMPARE(shown.count(), 5);
+    QCOMPARE(page.rounds().size(), std::size_t(5));
+    for (std::size_t i = 0; i < r.rounds.size(); ++i) {
+        const jb::CounterRound* want = r.rounds[i].counter("sim");
+        const jb::CounterRound* got = page.rounds()[i].counter("sim");
+        QVERIFY(want && got);
+        QCOMPARE(got->verdict, want->verdict);
+        QCOMPARE(got->marginal_nj, want->marginal_nj);
+        QCOMPARE(shown.at(int(i)).at(1).toString(), QString::fromStdString(want->verdict.value_or("")));
+    }
+    // The live noise figures come from the replayed samples: the record's idle noise.
+    QVERIFY(page.noise());
+    QCOMPARE(page.noise()->brackets, 6);
+    QVERIFY2(std::abs(page.noise()->idle_sd_w - recordSd) < 0.01 * recordSd,
+             qPrintable(QStringLiteral("%1 W against %2 W").arg(page.noise()->idle_sd_w).arg(recordSd)));
+    QCOMPARE(page.banner()->verdictText(), QStringLiteral("clean"));
+    QCOMPARE(page.roundsChart()->points(), 5);
+    QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("record's end")),
+             qPrintable(page.statusLabel()->text()));
+    if (const QString dir = qEnvironmentVariable("JB_SHOT_DIR"); !dir.isEmpty()) {
+        QDir().mkpath(dir);
+        page.trace()->redraw();
+        QTest::qWait(200);  // the charts lay themselves out
+        QVERIFY(page.grab().save(dir + QStringLiteral("/noise-lab-replay.png")));
+    }
+
+    // Back to the whole record, as before the replay.
+    page.replayButton()->click();
+    QCOMPARE(page.mode(), Mode::Record);
+    QVERIFY(page.liveSource() == nullptr);
+    QCOMPARE(page.noise()->idle_sd_w, recordSd);
+    QCOMPARE(page.roundsChart()->points(), 5);
+    QCOMPARE(page.replayButton()->text(), QStringLiteral("Replay"));
 }
 
 // A counter that updates every 400 ms, sampled every 100 ms: the planner recommends what

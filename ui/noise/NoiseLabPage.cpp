@@ -5,6 +5,7 @@
 #include "common/RunShading.h"
 #include "common/Palette.h"
 #include "common/RecordFiles.h"
+#include "live/ReplaySource.h"
 #include "live/SessionSource.h"
 #include "noise/Histogram.h"
 #include "noise/NoiseCharts.h"
@@ -60,7 +61,11 @@ QLabel* caption(const QString& text)
 }  // namespace
 
 NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
-    : QWidget(parent), options_(std::move(options)), sim_(new SimSource(this)), real_(new SessionSource(this))
+    : QWidget(parent),
+      options_(std::move(options)),
+      sim_(new SimSource(this)),
+      real_(new SessionSource(this)),
+      replay_(new ReplaySource(this))
 {
     qRegisterMetaType<jb::NoiseLabPage::Mode>();
     const QString decoder = decoderPath(options_);
@@ -70,8 +75,9 @@ NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
     sim_->setSeed(options_.seed);
     buildUi();
 
-    // Both sources are RunSources: the page follows the one it shows (live_), the same way.
-    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_)}) {
+    // Every source is a RunSource: the page follows the one it shows (live_), the same way.
+    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_),
+                           static_cast<RunSource*>(replay_)}) {
         connect(src, &RunSource::started, this, [this, src](qint64 origin_ns, const QStringList& counters) {
             if (src != live_ || counters.isEmpty())
                 return;
@@ -104,6 +110,10 @@ NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
             setStatus(tr("The decoder is ready with %1 jobs per pass.").arg(jobs));
     });
     connect(real_, &SessionSource::finished, this, &NoiseLabPage::onRealFinished);
+    connect(replay_, &ReplaySource::finished, this, [this](const Record& r) {
+        if (live_ == replay_)
+            setStatus(tr("The replay reached the record's end: %n round(s).", nullptr, int(r.rounds.size())));
+    });
 
     real_restart_.setSingleShot(true);
     real_restart_.setInterval(800);
@@ -142,6 +152,15 @@ void NoiseLabPage::buildUi()
     }
     record_counter_ = new QComboBox;
     record_counter_->hide();
+    replay_button_ = new QPushButton(tr("Replay"));
+    replay_button_->setToolTip(tr("Play the record back as it ran, round by round"));
+    replay_button_->hide();
+    replay_speed_ = new QComboBox;
+    for (const double x : kReplaySpeeds)
+        replay_speed_->addItem(tr("%1×").arg(x), x);
+    replay_speed_->setCurrentIndex(1);
+    replay_speed_->setToolTip(tr("Replayed seconds per second"));
+    replay_speed_->hide();
     source_ = new QLabel;
     QFont sf = source_->font();
     sf.setPointSize(sf.pointSize() + 2);
@@ -154,6 +173,8 @@ void NoiseLabPage::buildUi()
     top->addWidget(real_button_);
     top->addWidget(open_button_);
     top->addWidget(record_counter_);
+    top->addWidget(replay_button_);
+    top->addWidget(replay_speed_);
     top->addSpacing(12);
     top->addWidget(source_);
     top->addWidget(status_, 1);
@@ -257,6 +278,14 @@ void NoiseLabPage::buildUi()
         if (const Status st = openRecord(path); !st)
             setStatus(QString::fromStdString(st.error()), true);
     });
+    connect(replay_button_, &QPushButton::clicked, this, [this] {
+        if (mode_ == Mode::Replay)
+            showRecord(replay_->record(), record_title_);
+        else
+            startReplay(replay_speed_->currentData().toDouble());
+    });
+    connect(replay_speed_, &QComboBox::activated, this,
+            [this] { replay_->setSpeed(replay_speed_->currentData().toDouble()); });
     connect(record_counter_, &QComboBox::activated, this, [this] {
         if (mode_ == Mode::Record && record_)
             showRecordCounter(record_counter_->currentText().toStdString());
@@ -278,14 +307,19 @@ void NoiseLabPage::setMode(Mode m)
     mode_ = m;
     live_ = m == Mode::Simulated ? static_cast<RunSource*>(sim_)
         : m == Mode::Real        ? static_cast<RunSource*>(real_)
+        : m == Mode::Replay      ? static_cast<RunSource*>(replay_)
                                  : nullptr;
     sim_button_->setChecked(m == Mode::Simulated);
     real_button_->setChecked(m == Mode::Real);
-    // A record's figures are fixed: the sliders go, the planner moves up.
-    controls_->setVisible(m != Mode::Record);
+    // A record's figures are fixed, replayed or not: the sliders go, the planner moves up.
+    const bool fromRecord = m == Mode::Record || m == Mode::Replay;
+    controls_->setVisible(!fromRecord);
     controls_->setPowerEditable(m != Mode::Real);
     record_counter_->setVisible(m == Mode::Record && record_counter_->count() > 1);
-    planner_->setApplicable(m != Mode::Record);
+    replay_button_->setVisible(fromRecord);
+    replay_speed_->setVisible(fromRecord);
+    replay_button_->setText(m == Mode::Replay ? tr("Whole record") : tr("Replay"));
+    planner_->setApplicable(!fromRecord);
     switch (m) {
     case Mode::Simulated:
         source_->setText(tr("Simulated counter"));
@@ -297,7 +331,8 @@ void NoiseLabPage::setMode(Mode m)
         source_->setToolTip(QString());
         break;
     case Mode::Record:
-        break;
+    case Mode::Replay:
+        break;  // showRecord and startReplay name the record
     }
     if (changed)
         emit modeChanged(m);
@@ -329,7 +364,8 @@ void NoiseLabPage::stopLive()
 {
     real_restart_.stop();
     real_restart_pending_ = false;
-    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_)})
+    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_),
+                           static_cast<RunSource*>(replay_)})
         if (src->running())
             src->stop();
 }
@@ -384,6 +420,29 @@ bool NoiseLabPage::startReal()
     return true;
 }
 
+bool NoiseLabPage::startReplay(double speed)
+{
+    if (!record_) {
+        setStatus(tr("Open a record to replay it."), true);
+        return false;
+    }
+    const std::string spec = run_.spec();
+    stopLive();
+    if (const Status st = replay_->load(*record_, spec); !st) {
+        setStatus(tr("This record cannot be replayed: %1").arg(QString::fromStdString(st.error())), true);
+        return false;
+    }
+    replay_->setSpeed(speed);
+    replay_speed_->setCurrentIndex(std::max(0, replay_speed_->findData(speed)));
+    setMode(Mode::Replay);
+    source_->setText(tr("Replay: %1 (%2)").arg(record_title_, QString::fromStdString(replay_->spec())));
+    source_->setToolTip(record_title_);
+    setStatus(QString());
+    replay_->start();  // started: the live figures begin again from the record's start
+    timer_.start();
+    return true;
+}
+
 void NoiseLabPage::restartReal()
 {
     if (mode_ != Mode::Real)
@@ -428,7 +487,8 @@ void NoiseLabPage::onSettings()
         break;
     }
     case Mode::Record:
-        break;
+    case Mode::Replay:
+        break;  // a record's layout is its own
     }
 }
 
@@ -467,7 +527,7 @@ void NoiseLabPage::onRound(int index, const Round& r)
     run_.addRound(index, r);
     // A real run's first round says what the decoder's pass takes and adds: the planner starts
     // from there (the simulation's figures mean nothing for this machine).
-    if (live_ == real_ && run_.rounds().size() == 1) {
+    if ((live_ == real_ || live_ == replay_) && run_.rounds().size() == 1) {
         if (r.window_ns > 0 && live_->layout().k > 0)
             planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(live_->layout().k));
         if (const auto m = run_.medianMarginalW(1))
@@ -541,6 +601,11 @@ void NoiseLabPage::updatePhaseText()
         text += tr("\nsimulated %1 at %2×")
                     .arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9))
                     .arg(sim_->speed());
+    else if (mode_ == Mode::Replay)
+        text += tr("\nreplayed %1 of %2 at %3×")
+                    .arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9))
+                    .arg(fmt::clock(double(replay_->endNs() - run_.originNs()) / 1e9))
+                    .arg(replay_->speed());
     banner_->setPhase(text);
 }
 
@@ -631,7 +696,7 @@ void NoiseLabPage::updateNoiseFigures()
         // The Allan curve lets the planner suggest a longer sample period, which lowers a real
         // counter's sd; the `sim` counter's sd is per interval whatever the period, so there
         // the suggestion would mislead (docs/PLANNER.md, section 4).
-        if (!all.empty() && mode_ == Mode::Real)
+        if (!all.empty() && (mode_ == Mode::Real || (mode_ == Mode::Replay && run_.spec() != "sim")))
             in.allan = allanDeviationPooled(n.idle_power_w, n.period_s);
         planner_->setNoise(in,
                            tr("Idle noise measured now: sd %1 W over %2 intervals in %3 brackets, every %4.")
@@ -664,6 +729,7 @@ void NoiseLabPage::showRecord(const Record& r, const QString& title)
         record_counter_->addItem(QString::fromStdString(s));
     setMode(Mode::Record);
     const QString name = title.isEmpty() ? QString::fromStdString(r.label.value_or("record")) : title;
+    record_title_ = name;
     source_->setText(tr("Record: %1").arg(name));
     source_->setToolTip(name);
     showRecordCounter(r.wholeDeviceCounters().empty() ? std::string() : r.wholeDeviceCounters().front());
@@ -686,6 +752,8 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         rounds_chart_->clear(why);
         resolution_->clear();
         planner_->clearNoise(why);
+        replay_button_->setEnabled(false);
+        replay_button_->setToolTip(why);
         return;
     }
     setStatus(QString());
@@ -706,7 +774,11 @@ void NoiseLabPage::showRecordCounter(const std::string& spec)
         });
         trace_->setBands(chartBands(run_.idleBands(newest), run_.originNs()));
         trace_->resetView();
+        replay_button_->setEnabled(true);
+        replay_button_->setToolTip(tr("Play the record back as it ran, round by round"));
     } else {
+        replay_button_->setEnabled(false);
+        replay_button_->setToolTip(tr("Only a record with raw samples (--samples) can be replayed"));
         trace_->clear();
         showTrace(false,
                   tr("This record has no raw samples, so no power trace.\nRecord with --samples to keep "

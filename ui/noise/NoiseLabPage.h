@@ -7,6 +7,8 @@
 //   Real:      a real jb::Session (SessionSource, on its backend thread) on the machine's
 //              counter with the bundled demo decoder, so the room sees the real noise next.
 //   Record:    a saved record's idle brackets and rounds (showRecord / openRecord).
+//   Replay:    that record played back as it ran (ReplaySource, at a chosen speed), round by
+//              round, through the same live figures as the other two runs.
 //
 // In each: the power trace (PowerChart), the verdict in large type, the rounds' marginal
 // power against the verdict floors (threshold x idle sd), what those floors are in W and J,
@@ -42,6 +44,7 @@ class AllanChart;
 class HistogramChart;
 class PlannerPanel;
 class PowerChart;
+class ReplaySource;
 class ResolutionModel;
 class RoundsChart;
 class SessionSource;
@@ -63,7 +66,7 @@ struct NoiseLabOptions {
 class NoiseLabPage : public QWidget {
     Q_OBJECT
 public:
-    enum class Mode { Simulated, Real, Record };
+    enum class Mode { Simulated, Real, Record, Replay };
     static constexpr int kRoundsShown = 30;   // on the rounds chart
     static constexpr int kBracketsUsed = 20;  // newest live idle brackets in the noise figures
     static constexpr int kRefreshMs = 100;
@@ -79,6 +82,10 @@ public:
     // Starts the real counter with the demo decoder; false (and the reason in the status line)
     // where no real counter is readable or the session refuses the plan.
     bool startReal();
+    // Plays the record shown (its counter shown) back from its start at speed x; false (and
+    // the reason in the status line) where it has no raw samples of that counter.
+    bool startReplay(double speed);
+    static constexpr double kReplaySpeeds[] = {1, 4, 16, 64};
     const RealCounterChoice& realCounter() const { return real_choice_; }
 
     // Recomputes every figure from what has been measured (the timer's tick; tests call it).
@@ -87,6 +94,7 @@ public:
     SimControls* controls() const { return controls_; }
     SimSource* simSource() const { return sim_; }
     SessionSource* realRun() const { return real_; }
+    ReplaySource* replaySource() const { return replay_; }
     RunSource* liveSource() const { return live_; }  // the run shown now; none for a record
     VerdictBanner* banner() const { return banner_; }
     PlannerPanel* planner() const { return planner_; }
@@ -97,6 +105,7 @@ public:
     ResolutionModel* resolutionModel() const { return resolution_; }
     QPushButton* simButton() const { return sim_button_; }
     QPushButton* realButton() const { return real_button_; }
+    QPushButton* replayButton() const { return replay_button_; }  // in Record and Replay modes
     QLabel* statusLabel() const { return status_; }
     bool traceShown() const;  // false where the placeholder stands instead (no raw samples)
     // The idle noise the figures show now (live brackets or the record's).
@@ -145,7 +154,8 @@ private:
 
     SimSource* sim_;
     SessionSource* real_;
-    RunSource* live_ = nullptr;  // the source shown: sim_, real_, or none (a record)
+    ReplaySource* replay_;
+    RunSource* live_ = nullptr;  // the source shown: sim_, real_, replay_, or none (a record)
     QTimer timer_;
     QTimer real_restart_;  // a layout slider moved during a real run: restart once it settles
     bool real_restart_pending_ = false;
@@ -154,6 +164,7 @@ private:
     // What is shown.
     RunState run_;
     std::optional<Record> record_;
+    QString record_title_;  // what the source line calls the record (its file name)
     std::optional<RecordNoise> noise_;
     std::vector<double> figures_key_;  // what the noise figures were last drawn from
 
@@ -161,6 +172,8 @@ private:
     QPushButton* sim_button_ = nullptr;
     QPushButton* real_button_ = nullptr;
     QPushButton* open_button_ = nullptr;
+    QPushButton* replay_button_ = nullptr;
+    QComboBox* replay_speed_ = nullptr;
     QComboBox* record_counter_ = nullptr;
     QLabel* source_ = nullptr;
     QLabel* status_ = nullptr;
