@@ -11,6 +11,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QPointer>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QtCharts/QAbstractAxis>
@@ -31,8 +32,9 @@ struct ChartFrame::Frame {
     QChartView* view = nullptr;
     QLabel* placeholder = nullptr;
     QGridLayout* grid = nullptr;
-    // keepValueAxisFitted's axis and range; fitting: a fit under way (it changes the plot area)
-    QValueAxis* fitted = nullptr;
+    // keepValueAxisFitted's axis (null once deleted) and range; fitting: a fit under way (it
+    // changes the plot area)
+    QPointer<QValueAxis> fitted;
     std::optional<std::pair<double, double>> fitted_range;
     bool fitting = false;
 };
@@ -117,7 +119,12 @@ ChartFrame::ChartFrame(const ChartLook& look, QWidget* parent)
     });
 }
 
-ChartFrame::~ChartFrame() = default;
+ChartFrame::~ChartFrame()
+{
+    // The chart outlives this part of the object (QWidget deletes it later): it must not call
+    // back into a frame that is gone.
+    disconnect(f_->chart, nullptr, this, nullptr);
+}
 
 void ChartFrame::setView(QChartView* view)
 {
