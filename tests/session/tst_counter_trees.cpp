@@ -83,6 +83,19 @@ private:
     QProcess proc_;
 };
 
+// The AddressSanitizer build (GCC and Clang define this under -fsanitize=address).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 Record run(Session& s, int timeout_ms = 90000)
 {
     QSignalSpy done(&s, &Session::finished);
@@ -323,16 +336,21 @@ private slots:
             const Record r = run(s);
             checkMarginal(r, "hwmon:zenergy:Ecore000", 1.0, 0.01);
             // 30 W idle, the most a late read at an idle bracket's edge can move: within 0.44 % in
-            // 50 serial runs since the edges were stamped (it measured -3.7 % once under ASan
-            // before). Held to 2 % for the reason given for rapl:packages above.
-            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, 0.02);
+            // 50 serial runs of the plain build since the edges were stamped. Held to 2 % there,
+            // for the reason given for rapl:packages above. Under AddressSanitizer every process
+            // here (the fake zones too) runs several times slower, and this counter has measured
+            // -3.7 % and +5.89 % there: it is held to 10 % in that build, whose purpose is memory
+            // errors, not precision.
+            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, kSanitized ? 0.10 : 0.02);
             QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("hwmon"));
         }
         p.counters = {"hwmon:zenergy:Esocket0", "hwmon:zenergy:Esocket1"};
         Session s(p);
         QSignalSpy finished(&s, &Session::finished);
         const Record r = run(s);
-        QCOMPARE(finished.count(), 1);
+        // finished comes from the session's thread: run()'s own spy can wake it before this one
+        // has recorded the same emission.
+        QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("aborted"));
         QVERIFY2(contains(r.error.value_or(""), "advanced identically") &&
                      contains(r.error.value_or(""), "keep hwmon:zenergy:Esocket0 and drop hwmon:zenergy:Esocket1"),
