@@ -2,8 +2,8 @@
 // The benchmarks' library of n records: 50 distinct synthetic records (7 rounds each), reused
 // under n paths, 100 labels, 10 q values, two codecs and a commit per 10 records, one minute
 // apart. bench_library and bench_librarypage time the same library.
-#include "library/Library.h"
-#include "record/Record.h"
+#include <jb/library/Library.h>
+#include <jb/record/Record.h>
 
 #include "../tests/record/SyntheticRecord.h"
 

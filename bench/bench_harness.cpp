@@ -2,9 +2,9 @@
 // excluded, per second of measurement, at 100 ms and 10 ms: a sim-counter run of the same
 // session the CLI runs, in this process, with a child that sleeps through its rounds.
 //   bench_harness [--seconds S]   (default about 60 per period)
-#include "base/Clock.h"
-#include "record/RecordJson.h"
-#include "session/Session.h"
+#include <jb/base/Clock.h>
+#include <jb/record/RecordJson.h>
+#include <jb/session/Session.h>
 
 #include <QCoreApplication>
 #include <QTimer>

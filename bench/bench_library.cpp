@@ -2,10 +2,10 @@
 // answers (the query and the table it prints; 15 times each: median, min, max), all records and
 // filtered. Target: list under 100 ms. SQLite in a temporary folder (or --library SPEC, e.g. a PostgreSQL URL).
 //   bench_library [--records N] [--library SPEC]
-#include "library/Library.h"
-#include "library/LibraryReport.h"
-#include "record/Record.h"
-#include "record/RecordJson.h"
+#include <jb/library/Library.h>
+#include <jb/library/LibraryReport.h>
+#include <jb/record/Record.h>
+#include <jb/record/RecordJson.h>
 
 #include "BenchLibrary.h"
 

@@ -13,7 +13,7 @@
 #include "inspector/InspectorPage.h"
 #include "inspector/RecordLoader.h"
 #include "inspector/RecordTab.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <QApplication>
 #include <QDir>

@@ -9,7 +9,7 @@
 // Target (issue 3): with 1,000,000 samples a redraw costs under 16 ms and within 2x of one with
 // 10,000. Exits 1 when the target is missed.
 #include "chart/PowerChart.h"
-#include "sampling/SampleStore.h"
+#include <jb/sampling/SampleStore.h>
 
 #include <QApplication>
 #include <QElapsedTimer>

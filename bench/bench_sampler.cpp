@@ -1,10 +1,10 @@
 // Sampler lateness and mean-interval drift on absolute deadlines, against the reference's
 // sleep-then-read loop, reading a powercap-style file at 100 ms and 10 ms.
 //   bench_sampler [--seconds S]   (default 60 per period)
-#include "base/Clock.h"
-#include "counters/CounterRegistry.h"
-#include "sampling/Sampler.h"
-#include "stats/Statistics.h"
+#include <jb/base/Clock.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/sampling/Sampler.h>
+#include <jb/stats/Statistics.h>
 
 #include <QDir>
 #include <QFile>

@@ -3,8 +3,8 @@
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
 #include "measure/MeasurePage.h"
-#include "record/Record.h"
-#include "stats/Statistics.h"
+#include <jb/record/Record.h>
+#include <jb/stats/Statistics.h>
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 #pragma once
 // What the subcommands share: output streams, the counter flags, reading records.
-#include "base/Result.h"
-#include "counters/CounterRegistry.h"
+#include <jb/base/Result.h>
+#include <jb/counters/CounterRegistry.h>
 
 #include <QCommandLineParser>
 #include <QString>

@@ -5,8 +5,8 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "record/Compare.h"
-#include "record/RecordJson.h"
+#include <jb/record/Compare.h>
+#include <jb/record/RecordJson.h>
 
 #include <QCommandLineParser>
 

@@ -2,8 +2,8 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "counters/CounterRegistry.h"
-#include "sampling/Sampler.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/sampling/Sampler.h>
 
 #include <nlohmann/json.hpp>
 

@@ -4,18 +4,18 @@
 // as it is on disk (and in Slurm).
 #include "CliCommon.h"
 #include "Commands.h"
-#include "base/Mailbox.h"
-#include "base/StopSignals.h"
+#include <jb/base/Mailbox.h>
+#include <jb/base/StopSignals.h>
 
-#include "jobs/JobFile.h"
-#include "jobs/JobQueue.h"
-#include "jobs/JobRun.h"
-#include "jobs/LocalExecutor.h"
-#include "jobs/Provenance.h"
-#include "jobs/RunFolders.h"
-#include "jobs/SlurmExecutor.h"
-#include "library/Library.h"
-#include "jobs/Subprocess.h"
+#include <jb/jobs/JobFile.h>
+#include <jb/jobs/JobQueue.h>
+#include <jb/jobs/JobRun.h>
+#include <jb/jobs/LocalExecutor.h>
+#include <jb/jobs/Provenance.h>
+#include <jb/jobs/RunFolders.h>
+#include <jb/jobs/SlurmExecutor.h>
+#include <jb/jobs/Subprocess.h>
+#include <jb/library/Library.h>
 
 #include <QCoreApplication>
 #include <QFileInfo>

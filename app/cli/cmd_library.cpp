@@ -5,10 +5,10 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "library/Library.h"
-#include "library/LibraryReport.h"
-#include "record/RecordJson.h"
-#include "record/RecordLoad.h"
+#include <jb/library/Library.h>
+#include <jb/library/LibraryReport.h>
+#include <jb/record/RecordJson.h>
+#include <jb/record/RecordLoad.h>
 
 #include <QCommandLineParser>
 #include <QCryptographicHash>

@@ -2,15 +2,15 @@
 // flags. Per-round lines on stderr, the record on stdout (or --out, written atomically).
 #include "CliCommon.h"
 #include "Commands.h"
-#include "base/StopSignals.h"
-#include "jobs/Provenance.h"
-#include "library/Library.h"
-#include "record/AtomicWrite.h"
-#include "record/Interleaved.h"
-#include "record/RecordJson.h"
-#include "session/RoundLine.h"
-#include "session/Session.h"
-#include "session/Workloads.h"
+#include <jb/base/StopSignals.h>
+#include <jb/jobs/Provenance.h>
+#include <jb/library/Library.h>
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/Interleaved.h>
+#include <jb/record/RecordJson.h>
+#include <jb/session/RoundLine.h>
+#include <jb/session/Session.h>
+#include <jb/session/Workloads.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -19,7 +19,6 @@
 
 #include <array>
 #include <optional>
-
 
 namespace jbcli {
 

@@ -6,13 +6,13 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "noise/CadencePlan.h"
-#include "noise/Planner.h"
-#include "noise/RecordNoise.h"
-#include "noise/Resolution.h"
-#include "noise/RoundModel.h"
-#include "record/RecordJson.h"
-#include "stats/Paired.h"
+#include <jb/noise/CadencePlan.h>
+#include <jb/noise/Planner.h>
+#include <jb/noise/RecordNoise.h>
+#include <jb/noise/Resolution.h>
+#include <jb/noise/RoundModel.h>
+#include <jb/record/RecordJson.h>
+#include <jb/stats/Paired.h>
 
 #include <nlohmann/json.hpp>
 

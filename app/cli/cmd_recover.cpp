@@ -5,9 +5,9 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "record/AtomicWrite.h"
-#include "record/Journal.h"
-#include "record/RecordJson.h"
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/Journal.h>
+#include <jb/record/RecordJson.h>
 
 #include <QCommandLineParser>
 #include <QFileInfo>

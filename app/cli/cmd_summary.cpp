@@ -5,9 +5,9 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "record/RecordJson.h"
-#include "record/SummaryTable.h"
-#include "stats/CounterResolution.h"
+#include <jb/record/RecordJson.h>
+#include <jb/record/SummaryTable.h>
+#include <jb/stats/CounterResolution.h>
 
 #include <QCommandLineParser>
 

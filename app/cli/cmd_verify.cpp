@@ -5,8 +5,8 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
-#include "record/RecordJson.h"
-#include "record/Verify.h"
+#include <jb/record/RecordJson.h>
+#include <jb/record/Verify.h>
 
 #include <QCommandLineParser>
 

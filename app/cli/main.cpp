@@ -1,7 +1,7 @@
 // joulebench-cli: the headless front end. Dispatches to one subcommand.
 #include "CliCommon.h"
 #include "Commands.h"
-#include "base/Version.h"
+#include <jb/base/Version.h>
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 // JPEG) once, then each `go k` decodes all N images k times through QImage.
 //
 //   joulebench-demo-decoder serve [--jobs N] [--size WxH] [--format png|jpeg]
-#include "child/ChildServer.h"
+#include <jb/child/ChildServer.h>
 
 #include <QBuffer>
 #include <QCoreApplication>

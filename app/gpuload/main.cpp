@@ -6,10 +6,10 @@
 //
 //   joulebench-gpu-load serve [options]
 //   joulebench-gpu-load run --seconds S [options]
-#include "child/ChildServer.h"
+#include <jb/child/ChildServer.h>
 
-#include <QCoreApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 
 #include <dlfcn.h>
 #include <signal.h>

@@ -6,19 +6,19 @@
 // crashed run left beside the records are rebuilt into aborted records and opened. SIGTERM,
 // SIGINT and SIGHUP end a run and save it before the window closes.
 #include "MainWindow.h"
-#include "base/StopSignals.h"
-#include "base/Version.h"
 #include "common/JournalRecovery.h"
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
 #include "inspector/InspectorPage.h"
-#include "library/InspectorBridge.h"
-#include "library/Library.h"
-#include "library/LibraryPage.h"
 #include "jobs/JobsPage.h"
+#include "library/InspectorBridge.h"
+#include "library/LibraryPage.h"
 #include "measure/MeasurePage.h"
 #include "measure/RunForm.h"
 #include "noise/NoiseLabPage.h"
+#include <jb/base/StopSignals.h>
+#include <jb/base/Version.h>
+#include <jb/library/Library.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

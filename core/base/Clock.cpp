@@ -1,4 +1,4 @@
-#include "base/Clock.h"
+#include <jb/base/Clock.h>
 
 #include <ctime>
 

@@ -1,4 +1,4 @@
-#include "base/JsonReader.h"
+#include <jb/base/JsonReader.h>
 
 #include <algorithm>
 #include <cctype>

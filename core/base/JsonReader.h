@@ -9,7 +9,7 @@
 // it into an Error at the entry point ("<origin>: <path>: <what>"). So no reader checks twice,
 // and a message always names the first thing wrong. The functions take nlohmann::json and
 // nlohmann::ordered_json alike (records keep their key order; job files need not).
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <nlohmann/json.hpp>
 

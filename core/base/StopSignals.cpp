@@ -1,4 +1,4 @@
-#include "base/StopSignals.h"
+#include <jb/base/StopSignals.h>
 
 #include <QSocketNotifier>
 

@@ -1,6 +1,6 @@
-#include "child/ChildServer.h"
+#include <jb/child/ChildServer.h>
 
-#include "child/Protocol.h"
+#include <jb/child/Protocol.h>
 
 #include <charconv>
 #include <chrono>

@@ -2,7 +2,7 @@
 // The child's side of the protocol (Protocol.h), for the workloads JouleBench ships (the demo
 // decoder, the GPU load): prints `ready <jobs>`, then answers each `go <k>` by running the
 // work and printing `done <decodes> <wall-ns> [note]`, until `exit` or end of input.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <functional>

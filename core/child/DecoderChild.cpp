@@ -1,4 +1,4 @@
-#include "child/DecoderChild.h"
+#include <jb/child/DecoderChild.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
 #pragma once
 // The decoder child process: started from its argv (no shell), spoken to with the protocol.
 // Event-driven (QProcess signals); it never blocks the thread it lives on.
-#include "base/Result.h"
-#include "child/Protocol.h"
+#include <jb/base/Result.h>
+#include <jb/child/Protocol.h>
 
 #include <QObject>
 #include <QProcess>

@@ -1,4 +1,4 @@
-#include "child/Protocol.h"
+#include <jb/child/Protocol.h>
 
 #include <charconv>
 #include <cstdio>

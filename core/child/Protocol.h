@@ -4,7 +4,7 @@
 //   parent -> `go <k>`                         decode the n jobs k times
 //   child -> `done <decodes> <wall-ns> [note...]`
 //   parent -> `exit`
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <optional>

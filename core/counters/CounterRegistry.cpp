@@ -1,17 +1,17 @@
-#include "counters/CounterRegistry.h"
+#include <jb/counters/CounterRegistry.h>
 
-#include "counters/HwmonCounter.h"
-#include "counters/IOReportGpu.h"
-#include "counters/NvmlCounter.h"
-#include "counters/RaplCounter.h"
-#include "counters/SimCounter.h"
-#include "counters/SysFile.h"
-#include "counters/TaskCounter.h"
+#include <jb/counters/HwmonCounter.h>
+#include <jb/counters/IOReportGpu.h>
+#include <jb/counters/NvmlCounter.h>
+#include <jb/counters/RaplCounter.h>
+#include <jb/counters/SimCounter.h>
+#include <jb/counters/SysFile.h>
+#include <jb/counters/TaskCounter.h>
 
 #include <chrono>
 #include <set>
-#include <thread>
 #include <sstream>
+#include <thread>
 
 namespace jb {
 

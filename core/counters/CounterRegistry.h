@@ -1,9 +1,9 @@
 #pragma once
 // Every counter JouleBench knows, with its availability (or the exact reason it is not
 // available and the fix), and the one place that builds a counter from a spec.
-#include "base/Result.h"
-#include "counters/AppleLibraries.h"
-#include "counters/EnergyCounter.h"
+#include <jb/base/Result.h>
+#include <jb/counters/AppleLibraries.h>
+#include <jb/counters/EnergyCounter.h>
 
 #include <cstdint>
 #include <memory>

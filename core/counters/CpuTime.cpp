@@ -1,6 +1,6 @@
-#include "counters/CpuTime.h"
+#include <jb/counters/CpuTime.h>
 
-#include "counters/ProcStat.h"
+#include <jb/counters/ProcStat.h>
 
 #include <cerrno>
 #include <charconv>

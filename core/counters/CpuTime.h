@@ -3,7 +3,7 @@
 // power model and the Linux `task` reader. The kernel's per-process CPU clock gives ns;
 // /proc/<pid>/stat (clock ticks, read and split by ProcStat) is the fallback where that clock
 // cannot be had.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <functional>

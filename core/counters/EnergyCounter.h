@@ -1,7 +1,7 @@
 #pragma once
 // A whole-device energy counter behind one interface: rapl zone, sim, ioreport-gpu, nvml.
 // Readers take their paths (zone folder, library path, /proc root) so tests feed fixtures.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <nlohmann/json.hpp>
 

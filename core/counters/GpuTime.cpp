@@ -1,4 +1,4 @@
-#include "counters/GpuTime.h"
+#include <jb/counters/GpuTime.h>
 
 #include <QByteArray>
 #include <QProcess>

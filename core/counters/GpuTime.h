@@ -3,8 +3,8 @@
 // for the ioreport-gpu counter's per-round GPU-time share. Parsing is portable and tested on
 // Linux with canned text; ioreg exists only on macOS
 // (the program path is a parameter, so tests run a fake).
-#include "base/Result.h"
-#include "counters/AppleLibraries.h"
+#include <jb/base/Result.h>
+#include <jb/counters/AppleLibraries.h>
 
 #include <cstdint>
 #include <map>

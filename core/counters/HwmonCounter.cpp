@@ -1,8 +1,8 @@
-#include "counters/HwmonCounter.h"
+#include <jb/counters/HwmonCounter.h>
 
-#include "base/Clock.h"
-#include "counters/RaplCounter.h"
-#include "counters/SysFile.h"
+#include <jb/base/Clock.h>
+#include <jb/counters/RaplCounter.h>
+#include <jb/counters/SysFile.h>
 
 #include <algorithm>
 #include <cerrno>

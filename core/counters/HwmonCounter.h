@@ -3,8 +3,8 @@
 // root, and for chips with only powerN_average / powerN_input (uW, amdgpu) a counter that
 // integrates the power between reads. The root is a parameter (CounterOptions::hwmon_root),
 // so tests feed fake trees.
-#include "counters/CounterRegistry.h"
-#include "counters/EnergyCounter.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/EnergyCounter.h>
 
 #include <cstdint>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "counters/IOReportGpu.h"
+#include <jb/counters/IOReportGpu.h>
 
 #include <QtGlobal>
 

@@ -5,10 +5,10 @@
 // `ioreport:GPU Energy`. The subscription (IOReportGpuMac.cpp) loads CoreFoundation and
 // libIOReport from the paths it is given, so it compiles and is tested on every platform against
 // stand-in libraries; the unit labels and the overlap rules are plain functions.
-#include "base/Result.h"
-#include "counters/AppleLibraries.h"
-#include "counters/CounterRegistry.h"
-#include "counters/EnergyCounter.h"
+#include <jb/base/Result.h>
+#include <jb/counters/AppleLibraries.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/EnergyCounter.h>
 
 #include <memory>
 #include <optional>

@@ -4,7 +4,7 @@
 // parameters (AppleLibraries), macOS's system paths by default, stand-ins in the tests. Only
 // plain C types cross the boundary. Ownership follows CoreFoundation's rules: what a Create or
 // Copy call returns is released exactly once; what a Get call returns is borrowed.
-#include "counters/IOReportGpu.h"
+#include <jb/counters/IOReportGpu.h>
 
 #include <dlfcn.h>
 

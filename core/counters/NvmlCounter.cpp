@@ -1,8 +1,8 @@
-#include "counters/NvmlCounter.h"
+#include <jb/counters/NvmlCounter.h>
 
-#include "counters/NvmlLibrary.h"
+#include <jb/counters/NvmlLibrary.h>
 
-#include "base/Clock.h"
+#include <jb/base/Clock.h>
 
 #include <charconv>
 

@@ -3,7 +3,7 @@
 // NVML loaded at run time (CounterOptions::nvml_library, a path override for tests).
 // `nvml-power:N`: the same GPU's power reading (nvmlDeviceGetPowerUsage, mW) integrated over
 // time between reads (trapezoids), to check the energy counter against.
-#include "counters/CounterRegistry.h"
+#include <jb/counters/CounterRegistry.h>
 
 #include <memory>
 #include <string>

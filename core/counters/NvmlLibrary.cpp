@@ -1,4 +1,4 @@
-#include "counters/NvmlLibrary.h"
+#include <jb/counters/NvmlLibrary.h>
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // runs on machines with and without the NVIDIA driver, and tests load a fake library through
 // the same path override (CounterOptions::nvml_library). The one wrapper that both the `nvml`
 // counter and the GPU job queue use. Thread-safe (NVML itself is).
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <memory>

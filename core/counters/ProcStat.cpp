@@ -1,6 +1,6 @@
-#include "counters/ProcStat.h"
+#include <jb/counters/ProcStat.h>
 
-#include "counters/SysFile.h"
+#include <jb/counters/SysFile.h>
 
 #include <cstring>
 

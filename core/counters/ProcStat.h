@@ -3,7 +3,7 @@
 // folder): the line read whole, and split into its fields. The command name (field 2) may hold
 // spaces and parentheses, so the fields are counted after the last ')'. CpuTime takes utime and
 // stime from it, the jobs room a process's parent, session and start time.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <string>

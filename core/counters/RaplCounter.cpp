@@ -1,6 +1,6 @@
-#include "counters/RaplCounter.h"
+#include <jb/counters/RaplCounter.h>
 
-#include "counters/SysFile.h"
+#include <jb/counters/SysFile.h>
 
 #include <algorithm>
 #include <cerrno>

@@ -2,8 +2,8 @@
 // A powercap RAPL zone (`rapl`, `rapl:NAME`): energy_uj with its wraparound at
 // max_energy_range_uj undone, as the reference's Rapl. The reader takes its zone folder, so
 // tests feed fixture folders.
-#include "counters/CounterRegistry.h"
-#include "counters/EnergyCounter.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/EnergyCounter.h>
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
-#include "counters/SimCounter.h"
+#include <jb/counters/SimCounter.h>
 
-#include "base/Clock.h"
+#include <jb/base/Clock.h>
 
 #include <cmath>
 

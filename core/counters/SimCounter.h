@@ -3,9 +3,9 @@
 // interval = idle_w + Gaussian noise (sd noise_sd_w, drawn per read from a generator seeded
 // with SimParams::seed) + w_per_core x the workload's busy cores (its CPU time advance over
 // the wall-clock advance). Energy per read = power x dt on the monotonic clock.
-#include "counters/CounterRegistry.h"
-#include "counters/CpuTime.h"
-#include "counters/EnergyCounter.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/CpuTime.h>
+#include <jb/counters/EnergyCounter.h>
 
 #include <atomic>
 #include <cstdint>

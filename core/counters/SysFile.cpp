@@ -1,4 +1,4 @@
-#include "counters/SysFile.h"
+#include <jb/counters/SysFile.h>
 
 #include <cerrno>
 #include <fcntl.h>

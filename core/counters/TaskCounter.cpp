@@ -1,6 +1,6 @@
-#include "counters/TaskCounter.h"
+#include <jb/counters/TaskCounter.h>
 
-#include "counters/CpuTime.h"
+#include <jb/counters/CpuTime.h>
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // apart agree), as the reference. macOS: proc_pid_rusage RUSAGE_INFO_V6 energy, CPU time,
 // billed and serviced energy. Linux: the child's CPU time (all its threads), no energy keys.
 // Both readers compile everywhere; the registry picks one (openTaskReader).
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // portable parseRusageV6. libproc (proc_pid_rusage) and libSystem (mach_timebase_info) are
 // loaded at run time from the paths given (macOS's system paths by default), so this compiles
 // on every platform and the tests run it against a stand-in libproc.
-#include "counters/TaskCounter.h"
+#include <jb/counters/TaskCounter.h>
 
 #include <dlfcn.h>
 

@@ -1,8 +1,8 @@
-#include "jobs/EnergyMeter.h"
+#include <jb/jobs/EnergyMeter.h>
 
-#include "base/Clock.h"
-#include "sampling/Sampler.h"
-#include "stats/Statistics.h"
+#include <jb/base/Clock.h>
+#include <jb/sampling/Sampler.h>
+#include <jb/stats/Statistics.h>
 
 namespace jb {
 

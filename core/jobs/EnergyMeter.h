@@ -4,8 +4,8 @@
 // one that follows it. The report gives, per counter, the total joules over the job's window
 // and the marginal joules above the idle power of the brackets (jb::counterRound, the very
 // arithmetic of a measure round). A counter that cannot be opened is reported with the reason.
-#include "counters/CounterRegistry.h"
-#include "jobs/JobReports.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/jobs/JobReports.h>
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
-#include "jobs/GpuProbe.h"
+#include <jb/jobs/GpuProbe.h>
 
-#include "counters/NvmlLibrary.h"
-#include "jobs/Subprocess.h"
+#include <jb/counters/NvmlLibrary.h>
+#include <jb/jobs/Subprocess.h>
 
 #include <charconv>
 

@@ -2,8 +2,8 @@
 // The physical GPUs and the GPU memory of a job's processes: NVML first (loaded at run time),
 // `nvidia-smi` CSV where NVML cannot be loaded. Both the library path and the program are
 // injected, so tests use a fake library and a fake nvidia-smi script.
-#include "base/Result.h"
-#include "jobs/JobReports.h"
+#include <jb/base/Result.h>
+#include <jb/jobs/JobReports.h>
 
 #include <nlohmann/json.hpp>
 

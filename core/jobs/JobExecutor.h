@@ -5,11 +5,11 @@
 // its timeout, finding and hashing its result. LocalExecutor runs jobs on this machine;
 // SlurmExecutor submits each to a Slurm cluster, where `joulebench-cli jobs exec` runs it through
 // a LocalExecutor (run folders on a shared file system).
-#include "base/Result.h"
-#include "counters/CounterRegistry.h"
-#include "jobs/GpuProbe.h"
-#include "jobs/JobReports.h"
-#include "jobs/Manifest.h"
+#include <jb/base/Result.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/jobs/GpuProbe.h>
+#include <jb/jobs/JobReports.h>
+#include <jb/jobs/Manifest.h>
 
 #include <nlohmann/json.hpp>
 

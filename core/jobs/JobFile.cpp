@@ -1,6 +1,6 @@
-#include "jobs/JobFile.h"
+#include <jb/jobs/JobFile.h>
 
-#include "base/JsonReader.h"
+#include <jb/base/JsonReader.h>
 
 #include <algorithm>
 #include <cerrno>

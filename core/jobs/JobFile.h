@@ -3,7 +3,7 @@
 // record, and the jobs. Parsing applies the defaults and makes paths absolute (relative ones
 // are taken from the job file's folder); every error names the JSON path and what was
 // expected there.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,8 @@
-#include "jobs/JobQueue.h"
+#include <jb/jobs/JobQueue.h>
 
-#include "base/Version.h"
-#include "jobs/JobRun.h"
-#include "jobs/Provenance.h"
-
+#include <jb/base/Version.h>
+#include <jb/jobs/JobRun.h>
+#include <jb/jobs/Provenance.h>
 
 #include <algorithm>
 #include <cmath>

@@ -4,11 +4,11 @@
 // one job per allowed GPU at a time and jobs on different GPUs at once, and writes each job's
 // manifest. Event-driven on the thread it lives in (provenance and jobs run on worker threads),
 // so a GUI page and the CLI drive it alike and tell its story from its signals.
-#include "base/Mailbox.h"
-#include "jobs/JobExecutor.h"
-#include "jobs/JobFile.h"
-#include "jobs/Manifest.h"
-#include "jobs/RunFolders.h"
+#include <jb/base/Mailbox.h>
+#include <jb/jobs/JobExecutor.h>
+#include <jb/jobs/JobFile.h>
+#include <jb/jobs/Manifest.h>
+#include <jb/jobs/RunFolders.h>
 
 #include <QObject>
 #include <QString>

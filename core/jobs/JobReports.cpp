@@ -1,6 +1,6 @@
-#include "jobs/JobReports.h"
+#include <jb/jobs/JobReports.h>
 
-#include "base/JsonReader.h"
+#include <jb/base/JsonReader.h>
 
 #include <charconv>
 

@@ -4,7 +4,7 @@
 // Slurm record (the node's `jobs exec` and the Slurm executor). Each writes exactly the JSON object the manifest has always carried (the keys
 // a report has are the keys it writes) and reads it back through the one reader kit
 // (base/JsonReader), its errors naming the JSON path ($.energy.counters["nvml:0"].total_j).
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "jobs/JobRun.h"
+#include <jb/jobs/JobRun.h>
 
-#include "base/Version.h"
+#include <jb/base/Version.h>
 
 #include <cstdlib>
 

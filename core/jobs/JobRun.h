@@ -2,9 +2,9 @@
 // One job's launch and manifest, shared by the queue (which runs jobs on worker threads) and
 // `joulebench-cli jobs exec` (which runs one job where Slurm placed it), so both run a job and
 // record it the same way.
-#include "jobs/JobExecutor.h"
-#include "jobs/JobFile.h"
-#include "jobs/Manifest.h"
+#include <jb/jobs/JobExecutor.h>
+#include <jb/jobs/JobFile.h>
+#include <jb/jobs/Manifest.h>
 
 #include <optional>
 #include <string>

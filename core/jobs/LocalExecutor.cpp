@@ -1,12 +1,12 @@
-#include "jobs/LocalExecutor.h"
+#include <jb/jobs/LocalExecutor.h>
 
-#include "base/Clock.h"
-#include "jobs/EnergyMeter.h"
-#include "jobs/LogTail.h"
-#include "jobs/ProcessTree.h"
-#include "jobs/Provenance.h"
-#include "jobs/RunFolders.h"
-#include "jobs/Subprocess.h"
+#include <jb/base/Clock.h>
+#include <jb/jobs/EnergyMeter.h>
+#include <jb/jobs/LogTail.h>
+#include <jb/jobs/ProcessTree.h>
+#include <jb/jobs/Provenance.h>
+#include <jb/jobs/RunFolders.h>
+#include <jb/jobs/Subprocess.h>
 
 #include <signal.h>
 #include <sys/wait.h>

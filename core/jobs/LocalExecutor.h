@@ -4,8 +4,8 @@
 // any process carrying the job's environment marker) sampled for GPU memory every period;
 // past its timeout, or when cancelled, SIGTERM to all of them, SIGKILL after the grace period,
 // until none is left. Processes a finished job left behind are ended the same way.
-#include "counters/CounterRegistry.h"
-#include "jobs/JobExecutor.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/jobs/JobExecutor.h>
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "jobs/LogTail.h"
+#include <jb/jobs/LogTail.h>
 
 #include <algorithm>
 #include <fstream>

@@ -2,7 +2,7 @@
 // A job's log file followed as it grows: each poll hands its new complete lines (cut at 4 KiB)
 // to the observer. The local executor tails the logs it writes; the Slurm executor tails the
 // ones the node writes into the shared run folder.
-#include "jobs/JobExecutor.h"
+#include <jb/jobs/JobExecutor.h>
 
 #include <cstdint>
 #include <string>

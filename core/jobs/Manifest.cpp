@@ -1,7 +1,7 @@
-#include "jobs/Manifest.h"
+#include <jb/jobs/Manifest.h>
 
-#include "base/JsonReader.h"
-#include "record/AtomicWrite.h"
+#include <jb/base/JsonReader.h>
+#include <jb/record/AtomicWrite.h>
 
 #include <cerrno>
 #include <cmath>

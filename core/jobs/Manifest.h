@@ -4,9 +4,9 @@
 // driver_wall_seconds, completed_unix_time, hardware, work) plus JouleBench's: the result under
 // its own name too, energy, logs, version. Written atomically (record/AtomicWrite) with sorted
 // keys, indent 2 and a final newline, as the reference's json.dump(indent=2, sort_keys=True).
-#include "base/Result.h"
-#include "jobs/JobFile.h"
-#include "jobs/JobReports.h"
+#include <jb/base/Result.h>
+#include <jb/jobs/JobFile.h>
+#include <jb/jobs/JobReports.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "jobs/ProcessTree.h"
+#include <jb/jobs/ProcessTree.h>
 
-#include "counters/ProcStat.h"
+#include <jb/counters/ProcStat.h>
 
 #include <dirent.h>
 #include <fcntl.h>

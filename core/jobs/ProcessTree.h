@@ -3,7 +3,7 @@
 // session (/proc/PID/stat field 6), every descendant of those by parent pid, and every process
 // carrying the job's marker in its environment (a daemon that left the session with setsid
 // still inherited it). Zombies count as gone: they hold no memory and run nothing.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <functional>

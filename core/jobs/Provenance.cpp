@@ -1,6 +1,6 @@
-#include "jobs/Provenance.h"
+#include <jb/jobs/Provenance.h>
 
-#include "jobs/Subprocess.h"
+#include <jb/jobs/Subprocess.h>
 
 #include <QByteArrayView>
 #include <QCryptographicHash>

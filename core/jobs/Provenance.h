@@ -2,8 +2,8 @@
 // What the runs were made from: the source folder's git commit (refused when tracked files
 // have uncommitted changes and a clean source is required), hashes of named files, of data
 // trees and of an environment listing such as `pip freeze`.
-#include "base/Result.h"
-#include "jobs/JobFile.h"
+#include <jb/base/Result.h>
+#include <jb/jobs/JobFile.h>
 
 #include <nlohmann/json.hpp>
 

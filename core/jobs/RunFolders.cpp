@@ -1,7 +1,7 @@
-#include "jobs/RunFolders.h"
+#include <jb/jobs/RunFolders.h>
 
-#include "base/Version.h"
-#include "jobs/ProcessTree.h"
+#include <jb/base/Version.h>
+#include <jb/jobs/ProcessTree.h>
 
 #include <fnmatch.h>
 #include <signal.h>

@@ -5,8 +5,8 @@
 // for someone to audit; a folder whose driver is alive is running. A folder whose job was
 // submitted to Slurm (slurm.json: the job id) by a driver that is gone is "submitted": the Slurm
 // executor watches it again instead of submitting it again.
-#include "base/Result.h"
-#include "jobs/Manifest.h"
+#include <jb/base/Result.h>
+#include <jb/jobs/Manifest.h>
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "jobs/Slurm.h"
+#include <jb/jobs/Slurm.h>
 
 #include <algorithm>
 #include <cctype>

@@ -3,10 +3,10 @@
 // their SLURM_CONF), the sbatch command line and batch script of a job, and the parsing of what
 // sbatch, scontrol and the jobcomp/filetxt log print. The parsers are pure functions, tested on
 // output captured from a real cluster (tests/fixtures/slurm/).
-#include "base/Result.h"
-#include "jobs/JobFile.h"
-#include "jobs/JobReports.h"
-#include "jobs/Manifest.h"
+#include <jb/base/Result.h>
+#include <jb/jobs/JobFile.h>
+#include <jb/jobs/JobReports.h>
+#include <jb/jobs/Manifest.h>
 
 #include <nlohmann/json.hpp>
 

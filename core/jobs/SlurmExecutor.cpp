@@ -1,9 +1,9 @@
-#include "jobs/SlurmExecutor.h"
+#include <jb/jobs/SlurmExecutor.h>
 
-#include "base/Clock.h"
-#include "jobs/LogTail.h"
-#include "jobs/RunFolders.h"
-#include "jobs/Subprocess.h"
+#include <jb/base/Clock.h>
+#include <jb/jobs/LogTail.h>
+#include <jb/jobs/RunFolders.h>
+#include <jb/jobs/Subprocess.h>
 
 #include <sys/stat.h>
 

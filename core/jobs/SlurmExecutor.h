@@ -5,8 +5,8 @@
 // job's own timeout), records the job id in RUN_DIR/slurm.json, and watches it with scontrol
 // until it ends. A job Slurm ended before the node could write a manifest (time limit, node
 // failure, preemption, a person's scancel) gets one from Slurm's state. Cancelling scancels it.
-#include "jobs/JobExecutor.h"
-#include "jobs/Slurm.h"
+#include <jb/jobs/JobExecutor.h>
+#include <jb/jobs/Slurm.h>
 
 #include <condition_variable>
 #include <cstddef>

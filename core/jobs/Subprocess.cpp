@@ -1,6 +1,6 @@
-#include "jobs/Subprocess.h"
+#include <jb/jobs/Subprocess.h>
 
-#include "base/Clock.h"
+#include <jb/base/Clock.h>
 
 #include <fcntl.h>
 #include <poll.h>

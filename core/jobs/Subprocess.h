@@ -3,7 +3,7 @@
 // with its output in log files, and short helper programs (git, nvidia-smi, pip freeze) whose
 // output is captured with a time limit. Both check the program before starting it, so the
 // error says "not found" or "not executable" rather than a bare errno.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <map>

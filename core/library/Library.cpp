@@ -1,7 +1,7 @@
-#include "library/Library.h"
+#include <jb/library/Library.h>
 
-#include "record/RecordJson.h"
-#include "record/RecordLoad.h"
+#include <jb/record/RecordJson.h>
+#include <jb/record/RecordLoad.h>
 
 #include <QCryptographicHash>
 #include <QDateTime>

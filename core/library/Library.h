@@ -10,9 +10,9 @@
 // The schema is versioned (table jb_schema); opening an older library migrates it step by step
 // in one transaction; a newer or unreadable one is refused with a message that offers
 // `joulebench-cli library rebuild`.
-#include "base/Result.h"
-#include "library/LibraryEntry.h"
-#include "library/LibraryQuery.h"
+#include <jb/base/Result.h>
+#include <jb/library/LibraryEntry.h>
+#include <jb/library/LibraryQuery.h>
 
 #include <QString>
 

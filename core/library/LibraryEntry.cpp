@@ -1,9 +1,9 @@
-#include "library/LibraryEntry.h"
+#include <jb/library/LibraryEntry.h>
 
-#include "record/RecordJson.h"
-#include "stats/Statistics.h"
+#include <jb/record/RecordJson.h>
+#include <jb/stats/Statistics.h>
 
-#include "jobs/Manifest.h"
+#include <jb/jobs/Manifest.h>
 
 #include <QDateTime>
 #include <QDir>

@@ -4,9 +4,9 @@
 // the figures the record's own statistics give (summaryOf: verdict counts, median J per decode
 // and its min/max; the per-round J per decode of Compare's jPerDecode; the median time per
 // decode). The JSON file stays the truth: an entry is always rebuilt from it.
-#include "base/Result.h"
-#include "record/Compare.h"
-#include "record/Record.h"
+#include <jb/base/Result.h>
+#include <jb/record/Compare.h>
+#include <jb/record/Record.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "library/LibraryQuery.h"
+#include <jb/library/LibraryQuery.h>
 
 #include <QDateTime>
 #include <QString>

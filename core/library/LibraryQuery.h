@@ -5,7 +5,7 @@
 //   since=DATE  until=DATE   (DATE: 2026-12-01 or 2026-12-01T07:39:01Z; until a date is the
 //                             whole of that day, UTC)
 // Every term must hold (AND). A bad term is an error naming it.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "library/LibraryReport.h"
+#include <jb/library/LibraryReport.h>
 
-#include "record/Csv.h"
-#include "record/RecordJson.h"
-#include "stats/Statistics.h"
+#include <jb/record/Csv.h>
+#include <jb/record/RecordJson.h>
+#include <jb/stats/Statistics.h>
 
 #include <QDateTime>
 #include <QString>

@@ -4,8 +4,8 @@
 //   - energyGate: one record against the pooled rounds of baseline records (`library check`);
 //   - trendOf: J per decode over time or commits, each point with its 95% interval;
 //   - the exports: Bencher's metric format (BMF JSON) and CSV; and the `list` table.
-#include "library/LibraryEntry.h"
-#include "record/Compare.h"
+#include <jb/library/LibraryEntry.h>
+#include <jb/record/Compare.h>
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "live/ReplaySource.h"
+#include <jb/live/ReplaySource.h>
 
 #include <algorithm>
 #include <cmath>

@@ -6,9 +6,9 @@
 // at its window's end, else at the end of the samples). At the end, finished(record).
 //
 // tick() is public: tests advance the clock without waiting.
-#include "base/Result.h"
-#include "live/RunSource.h"
-#include "sampling/SampleStore.h"
+#include <jb/base/Result.h>
+#include <jb/live/RunSource.h>
+#include <jb/sampling/SampleStore.h>
 
 #include <QElapsedTimer>
 #include <QTimer>

@@ -1,6 +1,6 @@
-#include "live/RunSource.h"
+#include <jb/live/RunSource.h>
 
-#include "sampling/SampleStore.h"
+#include <jb/sampling/SampleStore.h>
 
 namespace jb {
 

@@ -4,8 +4,8 @@
 // (ReplaySource) all emit the same past-tense signals with values, on the thread the source
 // lives on, and give their sample stores, their clock and the run's layout. A page holds one
 // RunSource* and folds its events into a RunState; it does not ask which kind it has.
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <QObject>
 #include <QStringList>

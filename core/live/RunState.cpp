@@ -1,7 +1,7 @@
-#include "live/RunState.h"
+#include <jb/live/RunState.h>
 
-#include "sampling/SampleStore.h"
-#include "stats/Statistics.h"
+#include <jb/sampling/SampleStore.h>
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <limits>

@@ -3,11 +3,11 @@
 // phases on the time axis (idle brackets, busy windows), its rounds, the idle noise measured
 // since the last change, and the figures a page draws from them. No widgets, no chart types:
 // a page turns the spans and bands into its own shading (ui/common/RunShading).
-#include "live/RunSource.h"
-#include "noise/IdleNoise.h"
-#include "noise/RecordNoise.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/live/RunSource.h>
+#include <jb/noise/IdleNoise.h>
+#include <jb/noise/RecordNoise.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <cstdint>
 #include <functional>

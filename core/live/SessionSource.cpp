@@ -1,7 +1,7 @@
-#include "live/SessionSource.h"
+#include <jb/live/SessionSource.h>
 
-#include "base/Clock.h"
-#include "base/Mailbox.h"
+#include <jb/base/Clock.h>
+#include <jb/base/Mailbox.h>
 
 #include <QThread>
 

@@ -5,10 +5,10 @@
 //
 // Calls into the session go through a Mailbox living on the session's thread (a closure queue
 // guarded by a mutex that ThreadSanitizer sees), never through queued lambdas.
-#include "base/Result.h"
-#include "live/RunSource.h"
-#include "session/Plan.h"
-#include "session/Session.h"
+#include <jb/base/Result.h>
+#include <jb/live/RunSource.h>
+#include <jb/session/Plan.h>
+#include <jb/session/Session.h>
 
 #include <QPointer>
 

@@ -1,4 +1,4 @@
-#include "live/SimSource.h"
+#include <jb/live/SimSource.h>
 
 #include <algorithm>
 #include <cmath>

@@ -6,9 +6,9 @@
 //
 // Power settings (idle W, noise sd, signal W) continue the run; layout settings (period, idle
 // seconds, k) start a new one. tick() is public: tests advance the clock without waiting.
-#include "live/RunSource.h"
-#include "noise/LiveSim.h"
-#include "sampling/SampleStore.h"
+#include <jb/live/RunSource.h>
+#include <jb/noise/LiveSim.h>
+#include <jb/sampling/SampleStore.h>
 
 #include <QElapsedTimer>
 #include <QTimer>

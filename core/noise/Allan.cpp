@@ -1,4 +1,4 @@
-#include "noise/Allan.h"
+#include <jb/noise/Allan.h>
 
 #include <algorithm>
 #include <cmath>

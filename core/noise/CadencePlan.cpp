@@ -1,4 +1,4 @@
-#include "noise/CadencePlan.h"
+#include <jb/noise/CadencePlan.h>
 
 #include <algorithm>
 #include <cctype>

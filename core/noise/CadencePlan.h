@@ -5,9 +5,9 @@
 // k or round count planned from it fixes it. The remedy is a sampling period no shorter than
 // the counter's update cadence and busy windows and idle brackets long enough to hold
 // kCoarseUpdates updates (the coarse-counter rule, stats/CounterResolution.h). Pure.
-#include "noise/Planner.h"
-#include "record/Record.h"
-#include "stats/CounterResolution.h"
+#include <jb/noise/Planner.h>
+#include <jb/record/Record.h>
+#include <jb/stats/CounterResolution.h>
 
 #include <optional>
 #include <string>

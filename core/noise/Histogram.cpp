@@ -1,7 +1,7 @@
-#include "noise/Histogram.h"
+#include <jb/noise/Histogram.h>
 
-#include "noise/NoiseMath.h"
-#include "stats/Statistics.h"
+#include <jb/noise/NoiseMath.h>
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <cmath>

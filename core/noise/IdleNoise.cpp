@@ -1,6 +1,6 @@
-#include "noise/IdleNoise.h"
+#include <jb/noise/IdleNoise.h>
 
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <cmath>

@@ -2,9 +2,9 @@
 // The Noise lab's live arithmetic: which intervals make up the idle brackets
 // measured now, where the Allan curve says averaging stops helping, and each round's
 // marginal power. Pure: tested without widgets.
-#include "base/Interval.h"
-#include "noise/Allan.h"
-#include "record/Record.h"
+#include <jb/base/Interval.h>
+#include <jb/noise/Allan.h>
+#include <jb/record/Record.h>
 
 #include <cstdint>
 #include <optional>

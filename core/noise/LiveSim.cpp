@@ -1,4 +1,4 @@
-#include "noise/LiveSim.h"
+#include <jb/noise/LiveSim.h>
 
 #include <algorithm>
 #include <cmath>

@@ -12,10 +12,10 @@
 // jb::between / covering / counterRound, the code a real session runs, at the moment a session
 // would compute them (two sample periods after the bracket after the round ends). Pure: no
 // widgets, no timers, no wall clock; tests drive it.
-#include "base/Interval.h"
-#include "noise/SimModel.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/base/Interval.h>
+#include <jb/noise/SimModel.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <array>
 #include <cstdint>

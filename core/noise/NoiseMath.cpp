@@ -1,4 +1,4 @@
-#include "noise/NoiseMath.h"
+#include <jb/noise/NoiseMath.h>
 
 #include <algorithm>
 #include <cmath>

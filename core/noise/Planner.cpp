@@ -1,8 +1,8 @@
-#include "noise/Planner.h"
+#include <jb/noise/Planner.h>
 
-#include "noise/NoiseMath.h"
-#include "noise/RoundModel.h"
-#include "stats/Statistics.h"
+#include <jb/noise/NoiseMath.h>
+#include <jb/noise/RoundModel.h>
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <cmath>

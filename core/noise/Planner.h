@@ -2,7 +2,7 @@
 // The planner: idle seconds, k and rounds that let a run reach a chosen verdict in a chosen
 // share of its rounds, in the least total time. The arithmetic and its assumptions are in
 // docs/PLANNER.md; RoundModel.h gives the per-round probability it rests on.
-#include "noise/Allan.h"
+#include <jb/noise/Allan.h>
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "noise/RealCounter.h"
+#include <jb/noise/RealCounter.h>
 
 namespace jb {
 

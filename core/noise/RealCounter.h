@@ -2,7 +2,7 @@
 // Which real whole-device counter the Noise lab's "real counter" button measures, or why the
 // button is off: no readable counter here (with each one's reason and fix), or no demo decoder
 // next to the dashboard. Pure: the counter list and the decoder check are inputs.
-#include "counters/CounterRegistry.h"
+#include <jb/counters/CounterRegistry.h>
 
 #include <string>
 #include <vector>

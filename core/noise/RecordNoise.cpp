@@ -1,7 +1,7 @@
-#include "noise/RecordNoise.h"
+#include <jb/noise/RecordNoise.h>
 
-#include "noise/RoundModel.h"
-#include "stats/Statistics.h"
+#include <jb/noise/RoundModel.h>
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <array>

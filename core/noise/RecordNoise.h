@@ -3,9 +3,9 @@
 // raw samples where the record has them, else from the stored bracket figures), the marginal
 // power, busy noise and busy seconds per k of its rounds. The planner's and the noise page's
 // inputs.
-#include "base/Result.h"
-#include "noise/Planner.h"
-#include "record/Record.h"
+#include <jb/base/Result.h>
+#include <jb/noise/Planner.h>
+#include <jb/record/Record.h>
 
 #include <optional>
 #include <span>

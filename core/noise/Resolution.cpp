@@ -1,7 +1,7 @@
-#include "noise/Resolution.h"
+#include <jb/noise/Resolution.h>
 
-#include "noise/RoundModel.h"
-#include "stats/Statistics.h"
+#include <jb/noise/RoundModel.h>
+#include <jb/stats/Statistics.h>
 
 #include <cmath>
 

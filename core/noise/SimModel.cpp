@@ -1,6 +1,6 @@
-#include "noise/SimModel.h"
+#include <jb/noise/SimModel.h>
 
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <cmath>

@@ -21,10 +21,10 @@
 // run with jitter, every read's lateness, in read order; then one draw per interval. An
 // unbounded run draws a read's lateness just before the interval it closes. Power figures may
 // change between intervals (setPower); the layout is fixed for the run. Pure: no clock.
-#include "base/Interval.h"
-#include "noise/NoiseMath.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/base/Interval.h>
+#include <jb/noise/NoiseMath.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <array>
 #include <cstdint>

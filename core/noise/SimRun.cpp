@@ -1,6 +1,6 @@
-#include "noise/SimRun.h"
+#include <jb/noise/SimRun.h>
 
-#include "noise/SimModel.h"
+#include <jb/noise/SimModel.h>
 
 #include <algorithm>
 #include <cmath>

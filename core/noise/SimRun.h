@@ -9,7 +9,7 @@
 // and each round's figures computed by the statistics code the session uses (between,
 // covering, counterRound). The batch driver of the model in SimModel.h (LiveSim is its
 // incremental one). Tests check the planner and the noise figures against it.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <cstdint>
 #include <string>

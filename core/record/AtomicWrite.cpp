@@ -1,4 +1,4 @@
-#include "record/AtomicWrite.h"
+#include <jb/record/AtomicWrite.h>
 
 #include <cerrno>
 #include <cstdio>

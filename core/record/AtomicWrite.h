@@ -3,7 +3,7 @@
 // record where a whole one was expected: the bytes go to a temporary file in the same folder,
 // are flushed to the disk (fsync), and only then renamed over the target, which either keeps
 // its old content or gets the new one entire.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
-#include "record/Compare.h"
+#include <jb/record/Compare.h>
 
-#include "record/RecordJson.h"
-#include "stats/Paired.h"
+#include <jb/record/RecordJson.h>
+#include <jb/stats/Paired.h>
 
 #include <random>
 

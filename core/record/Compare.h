@@ -4,7 +4,7 @@
 // Each bootstrap draw resamples A's rounds and B's rounds independently, with replacement,
 // as many as each record has, and takes the ratio of the two medians; the interval is the
 // 2.5% and 97.5% quantiles (linear interpolation) of those ratios. Deterministic for a seed.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "record/Csv.h"
+#include <jb/record/Csv.h>
 
 #include <cstdio>
 

@@ -1,11 +1,11 @@
-#include "record/Interleaved.h"
+#include <jb/record/Interleaved.h>
 
-#include "base/JsonReader.h"
-#include "record/AtomicWrite.h"
-#include "record/RecordJson.h"
-#include "record/Csv.h"
-#include "record/JsonText.h"
-#include "stats/Paired.h"
+#include <jb/base/JsonReader.h>
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/Csv.h>
+#include <jb/record/JsonText.h>
+#include <jb/record/RecordJson.h>
+#include <jb/stats/Paired.h>
 
 #include <QDir>
 #include <QString>

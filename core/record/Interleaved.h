@@ -3,9 +3,9 @@
 // order, and for each child against the baseline the paired statistics of stats/Paired over
 // the blocks both measured, for energy (J per decode on one whole-device counter) and for time
 // (child wall seconds per decode), side by side. Its tables as Markdown and CSV.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <cstdint>
 #include <optional>

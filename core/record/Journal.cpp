@@ -1,6 +1,6 @@
-#include "record/Journal.h"
+#include <jb/record/Journal.h>
 
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <algorithm>
 #include <cerrno>

@@ -14,8 +14,8 @@
 //   auto j = Journal::create(plan.journal_path, baseRecord());   // after the child is ready
 //   ... each round: j->appendRound(round, samplesSinceLastRound);
 //   ... at the end: write the final record (writeFileAtomic), then remove the journal file.
-#include "base/Result.h"
-#include "record/Record.h"
+#include <jb/base/Result.h>
+#include <jb/record/Record.h>
 
 #include <memory>
 #include <string>

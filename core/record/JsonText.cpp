@@ -1,4 +1,4 @@
-#include "record/JsonText.h"
+#include <jb/record/JsonText.h>
 
 #include <algorithm>
 #include <cerrno>

@@ -4,7 +4,7 @@
 // errors by line and column, and reading a file whole. What the values mean is the schema's
 // business (record/RecordJson.h, jobs/JobFile.h); typed reads of a parsed tree are
 // base/JsonReader.h's.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <algorithm>
 

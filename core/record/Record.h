@@ -2,8 +2,8 @@
 // The JSON record as values: every key the reference harness writes (same order, meaning,
 // units and types) plus JouleBench's additions, which are only ever new keys.
 // RecordJson.h turns it into JSON and back (errors name the JSON path).
-#include "base/Interval.h"
-#include "stats/Statistics.h"
+#include <jb/base/Interval.h>
+#include <jb/stats/Statistics.h>
 
 #include <nlohmann/json.hpp>
 

@@ -8,10 +8,10 @@
 // where: broken JSON by line and column, a wrong field by its JSON path and the expected type,
 // e.g. `$.rounds[2].rapl.busy.mean_w: expected a number, found "abc"` (the reader kit every
 // JSON file goes through: base/JsonReader.h).
-#include "base/JsonReader.h"
-#include "base/Result.h"
-#include "record/JsonText.h"
-#include "record/Record.h"
+#include <jb/base/JsonReader.h>
+#include <jb/base/Result.h>
+#include <jb/record/JsonText.h>
+#include <jb/record/Record.h>
 
 #include <span>
 #include <string>

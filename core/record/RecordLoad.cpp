@@ -1,6 +1,6 @@
-#include "record/RecordLoad.h"
+#include <jb/record/RecordLoad.h>
 
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <charconv>
 

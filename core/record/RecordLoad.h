@@ -13,9 +13,9 @@
 // through parseRecordTree with the whole text: a record reads the same either way, and every
 // message a user sees is the general reader's (line and column, JSON path, "the file is
 // empty", "not a record").
-#include "base/Interval.h"
-#include "base/Result.h"
-#include "record/Record.h"
+#include <jb/base/Interval.h>
+#include <jb/base/Result.h>
+#include <jb/record/Record.h>
 
 #include <cstddef>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "record/SummaryTable.h"
+#include <jb/record/SummaryTable.h>
 
 #include <algorithm>
 #include <cstdio>

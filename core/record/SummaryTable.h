@@ -2,7 +2,7 @@
 // A plain-text table of records for people (`joulebench-cli summary`): one row per record
 // and whole-device counter: file, label, counter, status, rounds, verdict counts, median
 // J per decode [min, max], outlier rounds (1-based, as the reference's progress lines count).
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
-#include "record/Verify.h"
+#include <jb/record/Verify.h>
 
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // Only JouleBench records written with samples can be checked: a round needs its `window`
 // and `brackets` (the times its slices were cut at) and the counter its `samples`. A record
 // without them gets a report that says it cannot be verified and why; that is not an error.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <string>
 #include <vector>

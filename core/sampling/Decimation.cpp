@@ -1,4 +1,4 @@
-#include "sampling/Decimation.h"
+#include <jb/sampling/Decimation.h>
 
 #include <algorithm>
 #include <array>

@@ -8,7 +8,7 @@
 // date as the store grows) a column that spans many intervals is answered from whole blocks,
 // so even "show the whole run" costs about the same with a million samples as with ten
 // thousand. Both give the very same points.
-#include "base/Interval.h"
+#include <jb/base/Interval.h>
 
 #include <cstddef>
 #include <cstdint>

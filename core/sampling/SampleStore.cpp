@@ -1,4 +1,4 @@
-#include "sampling/SampleStore.h"
+#include <jb/sampling/SampleStore.h>
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #pragma once
 // The append-only store of one counter's intervals (columns t0_ns, t1_ns, nj). The sampler
 // thread appends under a lock; readers copy index ranges out and hold the lock only for that.
-#include "base/Interval.h"
-#include "stats/Statistics.h"
+#include <jb/base/Interval.h>
+#include <jb/stats/Statistics.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
-#include "sampling/Sampler.h"
+#include <jb/sampling/Sampler.h>
 
-#include "base/Clock.h"
-#include "stats/Statistics.h"
+#include <jb/base/Clock.h>
+#include <jb/stats/Statistics.h>
 
 #include <QLoggingCategory>
 

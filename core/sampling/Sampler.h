@@ -4,9 +4,9 @@
 // interval goes to the sample store; the sampler keeps its own lateness, missed deadlines,
 // read errors and the counter's observed update cadence. A read error is recorded and
 // reported (onError), never a silent stop.
-#include "counters/EnergyCounter.h"
-#include "record/Record.h"
-#include "sampling/SampleStore.h"
+#include <jb/counters/EnergyCounter.h>
+#include <jb/record/Record.h>
+#include <jb/sampling/SampleStore.h>
 
 #include <atomic>
 #include <condition_variable>

@@ -1,6 +1,6 @@
-#include "session/LiveComparison.h"
+#include <jb/session/LiveComparison.h>
 
-#include "stats/Paired.h"
+#include <jb/stats/Paired.h>
 
 #include <algorithm>
 

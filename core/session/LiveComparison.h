@@ -3,8 +3,8 @@
 // round is put to its child by the plan's block order, and the comparison is the one
 // record/Interleaved writes at the end, over the blocks finished so far. The Measure page's
 // live table and the CLI's progress read the same figures.
-#include "record/Interleaved.h"
-#include "session/Plan.h"
+#include <jb/record/Interleaved.h>
+#include <jb/session/Plan.h>
 
 #include <string>
 #include <vector>

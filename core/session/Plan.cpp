@@ -1,6 +1,6 @@
-#include "session/Plan.h"
+#include <jb/session/Plan.h>
 
-#include "counters/IOReportGpu.h"
+#include <jb/counters/IOReportGpu.h>
 
 #include <algorithm>
 #include <cmath>

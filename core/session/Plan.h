@@ -1,8 +1,8 @@
 #pragma once
 // A measurement plan: everything a run needs, as a value. The GUI's form and the CLI's flags
 // both build one and hand it to the same Session.
-#include "base/Result.h"
-#include "counters/CounterRegistry.h"
+#include <jb/base/Result.h>
+#include <jb/counters/CounterRegistry.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "session/RoundLine.h"
+#include <jb/session/RoundLine.h>
 
 #include <cstdio>
 

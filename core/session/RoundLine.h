@@ -1,8 +1,8 @@
 #pragma once
 // The per-round progress line of the reference harness, word for word, e.g.
 //   "demo round 2/7: 8 decodes in 0.80 s, rapl marginal 12.00 J (clean)"
-#include "record/Record.h"
-#include "session/Plan.h"
+#include <jb/record/Record.h>
+#include <jb/session/Plan.h>
 
 #include <string>
 

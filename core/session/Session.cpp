@@ -1,14 +1,14 @@
-#include "session/Session.h"
+#include <jb/session/Session.h>
 
-#include "base/Clock.h"
-#include "base/Version.h"
-#include "child/DecoderChild.h"
-#include "counters/CounterRegistry.h"
-#include "counters/RaplCounter.h"
-#include "record/Journal.h"
-#include "record/RecordJson.h"
-#include "sampling/Sampler.h"
-#include "stats/Paired.h"
+#include <jb/base/Clock.h>
+#include <jb/base/Version.h>
+#include <jb/child/DecoderChild.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/RaplCounter.h>
+#include <jb/record/Journal.h>
+#include <jb/record/RecordJson.h>
+#include <jb/sampling/Sampler.h>
+#include <jb/stats/Paired.h>
 
 #include <QDateTime>
 #include <QLoggingCategory>

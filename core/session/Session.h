@@ -6,14 +6,14 @@
 //
 // Signals are past tense and carry values; no exception crosses a thread. A run that fails
 // still emits finished() with an aborted record holding every round done.
-#include "base/Mailbox.h"
-#include "child/Protocol.h"
-#include "counters/EnergyCounter.h"
-#include "counters/GpuTime.h"
-#include "counters/TaskCounter.h"
-#include "record/Record.h"
-#include "sampling/SampleStore.h"
-#include "session/Plan.h"
+#include <jb/base/Mailbox.h>
+#include <jb/child/Protocol.h>
+#include <jb/counters/EnergyCounter.h>
+#include <jb/counters/GpuTime.h>
+#include <jb/counters/TaskCounter.h>
+#include <jb/record/Record.h>
+#include <jb/sampling/SampleStore.h>
+#include <jb/session/Plan.h>
 
 #include <QObject>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "session/Workloads.h"
+#include <jb/session/Workloads.h>
 
 #include <cmath>
 #include <cstdio>

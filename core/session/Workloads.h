@@ -2,7 +2,7 @@
 // Several workloads in one interleaved run (measure -- A ::: B): the children's command lines,
 // split at ":::", expanded by parameter lists and scans ({NAME} in an argv takes each value;
 // several parameters give their product), and named (--name, or the argv itself).
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <map>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "stats/CounterResolution.h"
+#include <jb/stats/CounterResolution.h>
 
 #include <algorithm>
 #include <cmath>

@@ -15,7 +15,7 @@
 //     is slower than the sampler, so each advancing interval is about one update); where every
 //     interval advanced it is again only a lower bound.
 // Coarse: fewer than kCoarseUpdates updates (an estimate, never a lower bound).
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <cstdint>
 #include <optional>

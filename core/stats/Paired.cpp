@@ -1,6 +1,6 @@
-#include "stats/Paired.h"
+#include <jb/stats/Paired.h>
 
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "stats/RoundEnergy.h"
+#include <jb/stats/RoundEnergy.h>
 
 #include <algorithm>
 #include <cmath>

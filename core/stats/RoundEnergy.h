@@ -12,7 +12,7 @@
 // sd_idle_w is the larger of the two brackets' sds (as the verdict's ratio uses). The two parts
 // are independent and add in quadrature; dividing by the round's decodes gives the sd of the
 // J per decode. The chart draws +/- one sd.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <cmath>

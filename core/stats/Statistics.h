@@ -1,7 +1,7 @@
 #pragma once
 // The per-round arithmetic of the reference harness as pure functions over sample slices.
 // The live session and `verify` (recompute from a saved record) call this very code.
-#include "base/Interval.h"
+#include <jb/base/Interval.h>
 
 #include <cstdint>
 #include <optional>

@@ -2,7 +2,7 @@
 // The tests' handle on the fake Apple libraries (tests/apple): their paths as AppleLibraries,
 // their test-only functions, and a check that every CF object the glue made was released
 // exactly once.
-#include "counters/AppleLibraries.h"
+#include <jb/counters/AppleLibraries.h>
 
 #include <QByteArray>
 #include <QFile>

@@ -3,9 +3,9 @@
 // fails the test), the faults (unknown unit, missing symbol, missing group or library,
 // proc_pid_rusage failing) and the overlap rules.
 #include "FakeApple.h"
-#include "counters/CounterRegistry.h"
-#include "counters/IOReportGpu.h"
-#include "counters/TaskCounter.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/IOReportGpu.h>
+#include <jb/counters/TaskCounter.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -5,7 +5,7 @@
 // error; no CF object outlives the session.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "FakeApple.h"
-#include "session/Session.h"
+#include <jb/session/Session.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -7,8 +7,8 @@
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "CliTestKit.h"
 
-#include "record/RecordJson.h"
-#include "stats/CounterResolution.h"
+#include <jb/record/RecordJson.h>
+#include <jb/stats/CounterResolution.h>
 
 #include <QRegularExpression>
 #include <QTemporaryDir>

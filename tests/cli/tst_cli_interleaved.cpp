@@ -3,7 +3,7 @@
 // it), so each child's true energy is known; the run interleaves them in balanced blocks.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "CliTestKit.h"
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,8 +1,8 @@
 // The registry against a fixture powercap root: listing, rapl:NAME resolution (nested zones,
 // names repeated by a second socket, sysfs's duplicate links), default spec, errors.
 #include "FakeZone.h"
-#include "counters/CounterRegistry.h"
-#include "counters/RaplCounter.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/RaplCounter.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,8 +1,8 @@
 // ioreport-gpu's portable parts: IOReport unit labels, and accumulatedGPUTime per pid from
 // canned ioreg text (values checked against the reference's regexes), run through a fake ioreg.
 #include "FakeZone.h"
-#include "counters/GpuTime.h"
-#include "counters/IOReportGpu.h"
+#include <jb/counters/GpuTime.h>
+#include <jb/counters/IOReportGpu.h>
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
 // The rapl zone reader against fake zone folders: wraparound, each failure's message.
 #include "FakeZone.h"
-#include "counters/RaplCounter.h"
+#include <jb/counters/RaplCounter.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

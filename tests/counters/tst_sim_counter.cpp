@@ -1,14 +1,14 @@
 // The simulated counter driven by an injected clock and CPU-time source: idle mean, noise sd,
 // w_per_core per busy core, determinism of the seed.
-#include "counters/SimCounter.h"
+#include <jb/counters/SimCounter.h>
 
 #include <QtTest>
 
 #include <atomic>
 #include <cmath>
 #include <ctime>
-#include <pthread.h>
 #include <map>
+#include <pthread.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>

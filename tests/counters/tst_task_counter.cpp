@@ -1,8 +1,8 @@
 // The task reader: rusage v6 bytes, the delta's keys and order, the settled rule, and the
 // Linux reader's CPU time of a whole process (all threads) with its /proc fallback.
 #include "FakeZone.h"
-#include "counters/CpuTime.h"
-#include "counters/TaskCounter.h"
+#include <jb/counters/CpuTime.h>
+#include <jb/counters/TaskCounter.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,6 +1,6 @@
 // Fuzz target: the `ioreg -r -c IOAccelerator -l -w0` text (jb::parseIoregGpuTimes), whose
 // AppUsage entries give the child's GPU time on macOS. Parsed on every round.
-#include "counters/GpuTime.h"
+#include <jb/counters/GpuTime.h>
 
 #include <cstddef>
 #include <cstdint>

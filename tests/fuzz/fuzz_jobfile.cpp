@@ -1,6 +1,6 @@
 // Fuzz target: the job file (jb::parseJobFileText), written by hand by users and read before
 // any job runs. Pure: it makes paths absolute from base_dir without touching the disk.
-#include "jobs/JobFile.h"
+#include <jb/jobs/JobFile.h>
 
 #include <cstddef>
 #include <cstdint>

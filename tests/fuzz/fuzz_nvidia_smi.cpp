@@ -1,7 +1,7 @@
 // Fuzz target: `nvidia-smi` CSV as the GPU probe reads it (jb::parseQueryGpu,
 // jb::parseQueryComputeApps): the fallback where NVML cannot be loaded, fed by whatever that
 // program (or a wrapper in its place) prints.
-#include "jobs/GpuProbe.h"
+#include <jb/jobs/GpuProbe.h>
 
 #include <cstddef>
 #include <cstdint>

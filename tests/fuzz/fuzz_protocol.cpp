@@ -2,8 +2,8 @@
 // jb::quoteLine), which read whatever a child prints, and jb::parseGo, which the bundled
 // children read from their parent. Each line of the input is tried as each; errors must say
 // something.
-#include "child/ChildServer.h"
-#include "child/Protocol.h"
+#include <jb/child/ChildServer.h>
+#include <jb/child/Protocol.h>
 
 #include <cstddef>
 #include <cstdint>

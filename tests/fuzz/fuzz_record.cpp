@@ -1,7 +1,7 @@
 // Fuzz target: the record loader (jb::parseRecord), which reads files a user hands to
 // `verify`, `summary`, `compare` and the inspector. Beyond not crashing: a record it accepts
 // must write out and read back (what JouleBench saves, it can load again).
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <cstddef>
 #include <cstdint>

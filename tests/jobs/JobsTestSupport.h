@@ -2,8 +2,8 @@
 // What the job tests share: a fake GPU machine (a fake nvidia-smi first on PATH, the fake NVML
 // library's script, the file where fake jobs register their GPU memory), files in a temporary
 // folder, and a job file builder.
-#include "jobs/Manifest.h"
-#include "jobs/RunFolders.h"
+#include <jb/jobs/Manifest.h>
+#include <jb/jobs/RunFolders.h>
 
 #include <QByteArray>
 #include <QDir>

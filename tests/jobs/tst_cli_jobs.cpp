@@ -1,6 +1,6 @@
 // `joulebench-cli jobs`: lines per job start and end, the status table, exit codes, and a
 // SIGINT that cancels the queue instead of leaving orphans.
-#include "jobs/RunFolders.h"
+#include <jb/jobs/RunFolders.h>
 
 #include "JobsTestSupport.h"
 

@@ -1,6 +1,6 @@
 // The GPU report and the job processes' GPU memory: nvidia-smi CSV (a fake script first on
 // PATH) where NVML cannot be loaded, NVML (the fake library) where it can.
-#include "jobs/GpuProbe.h"
+#include <jb/jobs/GpuProbe.h>
 
 #include "JobsTestSupport.h"
 

@@ -1,6 +1,6 @@
 // The job file: the documented example parses, defaults and paths resolve, and every bad file
 // is refused with the JSON path and what was expected.
-#include "jobs/JobFile.h"
+#include <jb/jobs/JobFile.h>
 
 #include <QTest>
 

@@ -2,14 +2,14 @@
 // memory, energy and result; every failure status; jobs that ignore SIGTERM and double-fork;
 // preserved and orphaned folders; a dirty source refused; GPUs in parallel; cancel; one job
 // cancelled while the others go on; dry run.
-#include "jobs/JobQueue.h"
-#include "jobs/LocalExecutor.h"
-#include "jobs/ProcessTree.h"
-#include "jobs/Provenance.h"
-#include "jobs/Subprocess.h"
+#include <jb/jobs/JobQueue.h>
+#include <jb/jobs/LocalExecutor.h>
+#include <jb/jobs/ProcessTree.h>
+#include <jb/jobs/Provenance.h>
+#include <jb/jobs/Subprocess.h>
 
-#include "JobsTestSupport.h"
 #include "../NeedTool.h"
+#include "JobsTestSupport.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>

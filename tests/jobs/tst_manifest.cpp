@@ -1,7 +1,7 @@
 // The manifest as values and as the reference's JSON, and the run folders on disk.
-#include "jobs/Manifest.h"
-#include "jobs/ProcessTree.h"
-#include "jobs/RunFolders.h"
+#include <jb/jobs/Manifest.h>
+#include <jb/jobs/ProcessTree.h>
+#include <jb/jobs/RunFolders.h>
 
 #include "JobsTestSupport.h"
 

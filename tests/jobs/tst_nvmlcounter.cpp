@@ -1,7 +1,7 @@
 // The nvml:N counter and the NVML wrapper, read through the fake NVML library.
-#include "counters/CounterRegistry.h"
-#include "counters/NvmlCounter.h"
-#include "counters/NvmlLibrary.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/NvmlCounter.h>
+#include <jb/counters/NvmlLibrary.h>
 
 #include "JobsTestSupport.h"
 

@@ -1,8 +1,8 @@
 // Which processes belong to a job: /proc stat parsing, the session/descendant/marker rule, and
 // ending a real session whose members ignore SIGTERM and double-fork.
-#include "jobs/LocalExecutor.h"
-#include "jobs/ProcessTree.h"
-#include "jobs/Subprocess.h"
+#include <jb/jobs/LocalExecutor.h>
+#include <jb/jobs/ProcessTree.h>
+#include <jb/jobs/Subprocess.h>
 
 #include "JobsTestSupport.h"
 

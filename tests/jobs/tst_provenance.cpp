@@ -1,10 +1,10 @@
 // Provenance: hashes as the reference computes them, a git source that must be clean, the
 // environment listing.
-#include "jobs/Provenance.h"
-#include "jobs/Subprocess.h"
+#include <jb/jobs/Provenance.h>
+#include <jb/jobs/Subprocess.h>
 
-#include "JobsTestSupport.h"
 #include "../NeedTool.h"
+#include "JobsTestSupport.h"
 
 #include <QCryptographicHash>
 #include <QStandardPaths>

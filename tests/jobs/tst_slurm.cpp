@@ -1,7 +1,7 @@
 // What JouleBench reads from Slurm (scontrol, sbatch, the jobcomp log) on output captured from a
 // real one-node cluster (tests/fixtures/slurm/README.md), and the sbatch line and batch script
 // it writes.
-#include "jobs/Slurm.h"
+#include <jb/jobs/Slurm.h>
 
 #include "JobsTestSupport.h"
 

@@ -2,7 +2,7 @@
 // it in a temporary folder with two fake GPUs and stops exactly what it started). The driver is
 // `joulebench-cli jobs run`; the node runs `joulebench-cli jobs exec` with the fake NVML and
 // nvidia-smi of the other job tests. Skipped, saying so, where the Slurm programs are missing.
-#include "jobs/RunFolders.h"
+#include <jb/jobs/RunFolders.h>
 
 #include "JobsTestSupport.h"
 

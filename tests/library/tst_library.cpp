@@ -2,13 +2,13 @@
 // PostgreSQL on a private server this test starts (initdb + pg_ctl in a temporary folder,
 // its Unix socket there, no TCP port) and stops at the end.
 #include "../record/SyntheticRecord.h"
-#include "jobs/Manifest.h"
-#include "library/Library.h"
-#include "library/LibraryReport.h"
-#include "record/AtomicWrite.h"
-#include "record/Interleaved.h"
-#include "record/RecordJson.h"
-#include "record/RecordLoad.h"
+#include <jb/jobs/Manifest.h>
+#include <jb/library/Library.h>
+#include <jb/library/LibraryReport.h>
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/Interleaved.h>
+#include <jb/record/RecordJson.h>
+#include <jb/record/RecordLoad.h>
 
 #include <QDir>
 #include <QFile>

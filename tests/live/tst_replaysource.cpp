@@ -3,9 +3,9 @@
 // at the record's times, each sample reaches the store once the clock passes its end, the
 // speed scales the clock, and the end gives finished(record). A record without samples is
 // refused with the reason.
-#include "live/ReplaySource.h"
-#include "record/RecordJson.h"
-#include "sampling/SampleStore.h"
+#include <jb/live/ReplaySource.h>
+#include <jb/record/RecordJson.h>
+#include <jb/sampling/SampleStore.h>
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -1,11 +1,11 @@
 // A run as values: the state fed by the live generator's phases and rounds (live idle noise
 // since the last change, kept rounds, numbering), a record's counter, and a scripted event
 // list folded into spans, rounds, bands and the phase the run is in.
-#include "live/RunState.h"
-#include "noise/LiveSim.h"
-#include "noise/SimRun.h"
-#include "sampling/SampleStore.h"
-#include "stats/Statistics.h"
+#include <jb/live/RunState.h>
+#include <jb/noise/LiveSim.h>
+#include <jb/noise/SimRun.h>
+#include <jb/sampling/SampleStore.h>
+#include <jb/stats/Statistics.h>
 
 #include <QtTest>
 

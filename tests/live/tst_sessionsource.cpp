@@ -3,9 +3,9 @@
 // bad plan is refused with the field named, stop and abort end it with an aborted record,
 // and destroying the source during a run ends the run and its child.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
-#include "base/Clock.h"
-#include "live/SessionSource.h"
-#include "sampling/SampleStore.h"
+#include <jb/base/Clock.h>
+#include <jb/live/SessionSource.h>
+#include <jb/sampling/SampleStore.h>
 
 #include <QDirIterator>
 #include <QFile>

@@ -2,8 +2,8 @@
 // the `sim` counter and its store, phases in run order, rounds when a session would give them),
 // its clock moves by wall time x speed, power settings continue the run and layout settings
 // start a new one.
-#include "live/SimSource.h"
-#include "sampling/SampleStore.h"
+#include <jb/live/SimSource.h>
+#include <jb/sampling/SampleStore.h>
 
 #include <QSignalSpy>
 #include <QtTest>

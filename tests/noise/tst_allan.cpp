@@ -1,7 +1,7 @@
 // Allan deviation against hand-computed values and the known laws of white noise (falls as
 // 1/sqrt(m)) and of a random walk (grows as sqrt(m)).
-#include "noise/Allan.h"
-#include "noise/NoiseMath.h"
+#include <jb/noise/Allan.h>
+#include <jb/noise/NoiseMath.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // jb::cadencePlan: what a coarse counter needs (a sampling period no shorter than its update
 // cadence, windows and brackets of ten updates), on records made with a known cadence.
 #include "../ui_inspector/MakeRecord.h"
-#include "noise/CadencePlan.h"
+#include <jb/noise/CadencePlan.h>
 
 #include <QtTest>
 

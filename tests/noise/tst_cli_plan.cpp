@@ -1,11 +1,11 @@
 // `joulebench-cli plan` as a user runs it: on the reference record, on a JouleBench record
 // with samples, on a simulated record whose truth is known (the CLI's plan is the library's),
 // from typed figures, and with bad flags (exit 2, the flag named).
-#include "noise/Planner.h"
-#include "noise/RecordNoise.h"
-#include "noise/SimRun.h"
-#include "record/RecordJson.h"
-#include "stats/Paired.h"
+#include <jb/noise/Planner.h>
+#include <jb/noise/RecordNoise.h>
+#include <jb/noise/SimRun.h>
+#include <jb/record/RecordJson.h>
+#include <jb/stats/Paired.h>
 
 #include "../RunProgram.h"
 

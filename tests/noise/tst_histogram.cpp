@@ -1,6 +1,6 @@
 // Histogram of idle power with its normal fit, by hand and on a large Gaussian sample.
-#include "noise/Histogram.h"
-#include "noise/NoiseMath.h"
+#include <jb/noise/Histogram.h>
+#include <jb/noise/NoiseMath.h>
 
 #include <QtTest>
 

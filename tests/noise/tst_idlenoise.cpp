@@ -1,10 +1,10 @@
 // The Noise lab's own arithmetic, without widgets: which intervals make the live idle
 // brackets, where the Allan curve says averaging stops helping, a round's marginal power,
 // and which real counter the page offers (or why none).
-#include "noise/Allan.h"
-#include "noise/IdleNoise.h"
-#include "noise/NoiseMath.h"
-#include "noise/RealCounter.h"
+#include <jb/noise/Allan.h>
+#include <jb/noise/IdleNoise.h>
+#include <jb/noise/NoiseMath.h>
+#include <jb/noise/RealCounter.h>
 
 #include <QtTest>
 

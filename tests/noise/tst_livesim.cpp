@@ -2,9 +2,9 @@
 // spaced, busy power = idle + signal, the session's phase order, the same numbers however
 // the clock is ticked, the very intervals and rounds of jb::simulateRun for the same seed,
 // and power changes that continue the run.
-#include "noise/LiveSim.h"
-#include "noise/SimRun.h"
-#include "stats/Statistics.h"
+#include <jb/noise/LiveSim.h>
+#include <jb/noise/SimRun.h>
+#include <jb/stats/Statistics.h>
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Special functions, the per-round verdict probability (against a direct Monte-Carlo of its
 // own assumptions) and the resolution table, by hand.
-#include "noise/NoiseMath.h"
-#include "noise/Resolution.h"
-#include "noise/RoundModel.h"
+#include <jb/noise/NoiseMath.h>
+#include <jb/noise/Resolution.h>
+#include <jb/noise/RoundModel.h>
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
 // The planner against simulated runs: its settings, run on the simulated counter through the
 // session's own statistics (between, covering, counterRound), reach the target verdict in at
 // least the planned share of rounds over many seeded repetitions.
-#include "noise/Planner.h"
-#include "noise/RoundModel.h"
-#include "noise/SimRun.h"
-#include "stats/Statistics.h"
+#include <jb/noise/Planner.h>
+#include <jb/noise/RoundModel.h>
+#include <jb/noise/SimRun.h>
+#include <jb/stats/Statistics.h>
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // A record's noise figures, from its raw samples and from its stored bracket figures, on
 // simulated runs whose truth is known.
-#include "noise/RecordNoise.h"
-#include "noise/SimRun.h"
-#include "stats/Statistics.h"
+#include <jb/noise/RecordNoise.h>
+#include <jb/noise/SimRun.h>
+#include <jb/stats/Statistics.h>
 
 #include <QtTest>
 

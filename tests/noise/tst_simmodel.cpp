@@ -2,9 +2,9 @@
 // uneven steps (incremental) give the same intervals and the same round figures for the same
 // settings and seed; a bounded run stops where the batch run stops; a live power change takes
 // effect from the next interval and keeps the run's random stream.
-#include "noise/LiveSim.h"
-#include "noise/SimModel.h"
-#include "noise/SimRun.h"
+#include <jb/noise/LiveSim.h>
+#include <jb/noise/SimModel.h>
+#include <jb/noise/SimRun.h>
 
 #include <QtTest>
 

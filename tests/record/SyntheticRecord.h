@@ -3,9 +3,9 @@
 // ~100 ms (with jitter) through idle brackets of ~1 s and busy windows of ~0.8 s, its round
 // figures computed the way the reference does it, by filtering the whole sample list with
 // plain loops (not with jb::between / jb::covering, which `verify` uses: the two must agree).
-#include "base/Version.h"
-#include "record/Record.h"
-#include "stats/Statistics.h"
+#include <jb/base/Version.h>
+#include <jb/record/Record.h>
+#include <jb/stats/Statistics.h>
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 // writeFileAtomic: the target is either untouched or entirely new, the temporary file never
 // stays behind, and failures name the path and the system's reason.
-#include "record/AtomicWrite.h"
+#include <jb/record/AtomicWrite.h>
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // compare: the ratio of median J per decode and its percentile bootstrap interval, checked
 // against bootstrap distributions enumerated by hand.
-#include "record/Compare.h"
-#include "record/RecordJson.h"
+#include <jb/record/Compare.h>
+#include <jb/record/RecordJson.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // record/Interleaved's reader of comparison.json: the fixture's figures as written, a child's
 // record path resolved against the file's folder, and errors naming the file and `$.path`.
-#include "record/Interleaved.h"
-#include "record/JsonText.h"
+#include <jb/record/Interleaved.h>
+#include <jb/record/JsonText.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,9 +1,9 @@
 // The crash-safe journal: every complete round comes back, a torn last line is ignored,
 // damage elsewhere and foreign files are named with their line.
 #include "SyntheticRecord.h"
-#include "record/Journal.h"
-#include "record/RecordJson.h"
-#include "record/Verify.h"
+#include <jb/record/Journal.h>
+#include <jb/record/RecordJson.h>
+#include <jb/record/Verify.h>
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,6 +1,6 @@
 // base/JsonReader: the one path style and wording every JSON file's errors use, for both JSON
 // types JouleBench reads into (records keep key order, job files need not).
-#include "base/JsonReader.h"
+#include <jb/base/JsonReader.h>
 
 #include <QtTest>
 

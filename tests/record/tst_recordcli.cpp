@@ -2,9 +2,9 @@
 // recover. Exit codes as documented in docs/RECORD.md; a broken or foreign file always gets
 // a message naming it, never a crash.
 #include "SyntheticRecord.h"
-#include "record/Compare.h"
-#include "record/Journal.h"
-#include "record/RecordJson.h"
+#include <jb/record/Compare.h>
+#include <jb/record/Journal.h>
+#include <jb/record/RecordJson.h>
 
 #include <QDir>
 #include <QProcess>

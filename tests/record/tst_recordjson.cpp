@@ -2,7 +2,7 @@
 // same bytes, JouleBench's additions are new keys only, and every broken file gets a message
 // that says what and where.
 #include "SyntheticRecord.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <QFile>
 #include <QTemporaryDir>

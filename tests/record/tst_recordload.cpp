@@ -2,8 +2,8 @@
 // the general reader (jb::parseRecordTree) reads, hands everything unusual to it, and every
 // error is the general reader's own message.
 #include "../ui_inspector/MakeRecord.h"
-#include "record/RecordLoad.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
+#include <jb/record/RecordLoad.h>
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // The text table of `joulebench-cli summary`: one row per record and counter, aligned columns.
 #include "SyntheticRecord.h"
-#include "record/SummaryTable.h"
+#include <jb/record/SummaryTable.h>
 
 #include <QtTest>
 

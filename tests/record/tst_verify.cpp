@@ -2,8 +2,8 @@
 // flagged by its JSON path with both values; records without samples say why they cannot be
 // checked.
 #include "SyntheticRecord.h"
-#include "record/RecordJson.h"
-#include "record/Verify.h"
+#include <jb/record/RecordJson.h>
+#include <jb/record/Verify.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // The child's side of the protocol (child/ChildServer): `go <k>` parsing, and the serving loop
 // fed from a string: what it prints is what the parent's parser (child/Protocol) accepts.
-#include "child/ChildServer.h"
-#include "child/Protocol.h"
+#include <jb/child/ChildServer.h>
+#include <jb/child/Protocol.h>
 
 #include <QTest>
 

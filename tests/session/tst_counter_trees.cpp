@@ -4,11 +4,11 @@
 // counters that stall, jump, go backwards and wrap. Each measurement gives the injected
 // energy where the counter is sound and the named fault where it is not.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
-#include "counters/CounterRegistry.h"
-#include "counters/HwmonCounter.h"
-#include "counters/RaplCounter.h"
-#include "sampling/Sampler.h"
-#include "session/Session.h"
+#include <jb/counters/CounterRegistry.h>
+#include <jb/counters/HwmonCounter.h>
+#include <jb/counters/RaplCounter.h>
+#include <jb/sampling/Sampler.h>
+#include <jb/session/Session.h>
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // Faults from outside during a run: a counter file that vanishes or turns to garbage mid-run,
 // and a child that never reads its stdin. Each gives a clear message and loses nothing.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
-#include "session/Session.h"
+#include <jb/session/Session.h>
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -1,8 +1,8 @@
 // The live comparison of an interleaved run: rounds go to their children by the plan's block
 // order, warm-up blocks stay out, only whole blocks count, and at the end it gives the same
 // comparison record/Interleaved computes from the children's records.
-#include "session/LiveComparison.h"
-#include "stats/Paired.h"
+#include <jb/session/LiveComparison.h>
+#include <jb/stats/Paired.h>
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // The plan's arithmetic: how long it takes, and how far a run is (the dashboard's progress bar
 // and ETA).
-#include "session/Plan.h"
+#include <jb/session/Plan.h>
 
 #include <QtTest>
 

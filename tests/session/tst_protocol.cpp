@@ -1,5 +1,5 @@
 // The child's line protocol as pure functions.
-#include "child/Protocol.h"
+#include <jb/child/Protocol.h>
 
 #include <QtTest>
 

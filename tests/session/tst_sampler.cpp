@@ -1,6 +1,6 @@
 // The sampler thread: contiguous intervals on the monotonic clock, energy differences,
 // read errors recorded and reported without stopping.
-#include "sampling/Sampler.h"
+#include <jb/sampling/Sampler.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // The session end to end: a fake powercap zone (a fixture process) whose power rises by a known
 // amount while the fixture child decodes, and the abort paths, each leaving a valid record.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
-#include "session/Session.h"
+#include <jb/session/Session.h>
 
 #include <QProcess>
 #include <QTemporaryDir>

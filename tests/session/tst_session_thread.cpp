@@ -1,6 +1,6 @@
 // The session on a backend thread, as the dashboard runs it: moved with moveToThread (its
 // timers are its children and move along), driven through queued calls, results queued back.
-#include "session/Session.h"
+#include <jb/session/Session.h>
 
 #include <QThread>
 #include <QtTest>

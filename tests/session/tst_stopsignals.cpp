@@ -1,6 +1,6 @@
 // SIGINT, SIGTERM and SIGHUP reach the event loop as StopSignals::caught (the CLI's measure and
 // jobs commands and the dashboard end their runs on it); the old handlers come back after.
-#include "base/StopSignals.h"
+#include <jb/base/StopSignals.h>
 
 #include <QSignalSpy>
 #include <QtTest>

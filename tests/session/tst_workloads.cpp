@@ -1,5 +1,5 @@
 // The children of an interleaved run: ':::' splitting, parameter lists and scans, names.
-#include "session/Workloads.h"
+#include <jb/session/Workloads.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // The coarse-counter rule: how many counter updates a busy window holds, from the counter's
 // cadence, the sampler's period or the busy bracket's advanced count, and when that is too few.
 #include "../ui_inspector/MakeRecord.h"
-#include "stats/CounterResolution.h"
+#include <jb/stats/CounterResolution.h>
 
 #include <QtTest>
 

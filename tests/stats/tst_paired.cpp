@@ -1,6 +1,6 @@
 // Paired statistics of an interleaved comparison: the signed-rank test against values counted
 // by hand, the bootstrap intervals against a known truth, and the balance of the block orders.
-#include "stats/Paired.h"
+#include <jb/stats/Paired.h>
 
 #include <QtTest>
 

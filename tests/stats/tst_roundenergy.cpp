@@ -2,9 +2,9 @@
 // reference's golden record, and a made-up run whose true energy is known (the bars must be
 // neither far too narrow nor far too wide).
 #include "../ui_inspector/MakeRecord.h"
-#include "stats/RoundEnergy.h"
-#include "record/Compare.h"
-#include "record/RecordJson.h"
+#include <jb/record/Compare.h>
+#include <jb/record/RecordJson.h>
+#include <jb/stats/RoundEnergy.h>
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
 // The reference's per-round arithmetic against values computed by hand.
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // The chart's per-column decimation (core/sampling/Decimation): every column keeps its first,
 // last, minimum and maximum exactly; at most four points per column; the block index gives the
 // very same points as a plain scan.
-#include "sampling/Decimation.h"
+#include <jb/sampling/Decimation.h>
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // The dashboard's crash recovery: journals left beside the records become aborted records with
 // every finished round; a journal a live run still holds is left alone; a broken one says why.
 #include "common/JournalRecovery.h"
-#include "record/Journal.h"
-#include "record/RecordJson.h"
+#include <jb/record/Journal.h>
+#include <jb/record/RecordJson.h>
 
 #include <QFile>
 #include <QTemporaryDir>

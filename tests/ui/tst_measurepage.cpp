@@ -5,20 +5,21 @@
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "MainWindow.h"
 #include "chart/PowerChart.h"
+#include "common/Format.h"
+#include "common/InterleavedView.h"
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
-#include "common/Format.h"
 #include "common/SummaryStrip.h"
-#include "common/InterleavedView.h"
 #include "measure/ChildrenPanel.h"
 #include "measure/MeasurePage.h"
-#include "record/Interleaved.h"
-#include "live/SessionSource.h"
 #include "measure/RunForm.h"
 #include "measure/StatusLine.h"
-#include "record/RecordJson.h"
-#include "record/Verify.h"
+#include <jb/live/SessionSource.h>
+#include <jb/record/Interleaved.h>
+#include <jb/record/RecordJson.h>
+#include <jb/record/Verify.h>
 
+#include <QCheckBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QGroupBox>
@@ -27,7 +28,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QCheckBox>
 #include <QTemporaryDir>
 #include <QtTest>
 

@@ -2,9 +2,9 @@
 // history, follows a growing store on its timer, zooms and pans without losing the data,
 // freezes the picture while the store grows, answers hovering with the sample under the
 // pointer, and exports PNG and SVG.
-#include "chart/PowerChart.h"
 #include "chart/ChartFrame.h"
-#include "sampling/SampleStore.h"
+#include "chart/PowerChart.h"
+#include <jb/sampling/SampleStore.h>
 
 #include <QDir>
 #include <QFile>

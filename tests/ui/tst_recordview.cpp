@@ -9,7 +9,7 @@
 #include "common/RoundsModel.h"
 #include "common/SummaryStrip.h"
 #include "measure/MeasurePage.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <QAbstractItemModelTester>
 #include <QDropEvent>

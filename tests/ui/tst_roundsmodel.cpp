@@ -1,7 +1,7 @@
 // The rounds table model: QAbstractItemModelTester through live updates, a record's rounds,
 // a counter switch; the figures it shows for people and the raw ones behind them.
 #include "common/RoundsModel.h"
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <QAbstractItemModelTester>
 #include <QtTest>

@@ -3,7 +3,7 @@
 // it is typed; Start is refused with a message naming the field.
 #include "measure/CounterModel.h"
 #include "measure/RunForm.h"
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <QLabel>
 #include <QLineEdit>

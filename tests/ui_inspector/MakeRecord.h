@@ -5,9 +5,9 @@
 // round figures are computed the way the session does (jb::between / jb::covering and
 // jb::counterRound), so `verify` agrees with them; the sampler's cadence is measured the way
 // the sampler does (median time between reads that saw the counter change).
-#include "base/Version.h"
-#include "record/Record.h"
-#include "stats/Statistics.h"
+#include <jb/base/Version.h>
+#include <jb/record/Record.h>
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,7 @@
 #include "inspector/DisagreementModel.h"
 #include "inspector/MetadataView.h"
 #include "inspector/ResolutionProxyModel.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -4,25 +4,25 @@
 // named, two records compare as jb::compareRecords says, and exports write what they should.
 #include "MakeRecord.h"
 #include "chart/PowerChart.h"
+#include "chart/RatioChart.h"
+#include "common/Banner.h"
 #include "common/CsvExport.h"
+#include "common/Format.h"
+#include "common/InterleavedView.h"
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
 #include "common/SummaryStrip.h"
 #include "inspector/CompareView.h"
 #include "inspector/DisagreementModel.h"
-#include "common/Banner.h"
-#include "common/Format.h"
-#include "common/InterleavedView.h"
-#include "chart/RatioChart.h"
-#include "record/JsonText.h"
 #include "inspector/InspectorPage.h"
 #include "inspector/MetadataView.h"
 #include "inspector/RecordTab.h"
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
 #include "inspector/VerifyPanel.h"
-#include "record/Compare.h"
-#include "record/RecordJson.h"
+#include <jb/record/Compare.h>
+#include <jb/record/JsonText.h>
+#include <jb/record/RecordJson.h>
 
 #include <QDir>
 #include <QFile>

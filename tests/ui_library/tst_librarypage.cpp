@@ -7,14 +7,14 @@
 #include "inspector/CompareView.h"
 #include "inspector/InspectorPage.h"
 #include "library/InspectorBridge.h"
-#include "library/Library.h"
 #include "library/LibraryModel.h"
 #include "library/LibraryPage.h"
-#include "library/LibraryReport.h"
-#include "record/AtomicWrite.h"
-#include "record/Compare.h"
-#include "record/RecordJson.h"
 #include "record/SyntheticRecord.h"
+#include <jb/library/Library.h>
+#include <jb/library/LibraryReport.h>
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/Compare.h>
+#include <jb/record/RecordJson.h>
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,10 +1,10 @@
 // The Noise lab's chart adapter, offscreen: the histogram's bars and fitted normal (its peak
 // n x width x pdf(0) / sd), the Allan chart on log-log axes with the averaging limit drawn
 // where the curve stops falling, and the rounds chart's verdict floors.
-#include "noise/Allan.h"
-#include "noise/Histogram.h"
 #include "noise/NoiseCharts.h"
-#include "noise/NoiseMath.h"
+#include <jb/noise/Allan.h>
+#include <jb/noise/Histogram.h>
+#include <jb/noise/NoiseMath.h>
 
 #include <QtTest>
 

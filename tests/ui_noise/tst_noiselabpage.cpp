@@ -7,18 +7,18 @@
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "chart/PowerChart.h"
 #include "common/Format.h"
-#include "live/ReplaySource.h"
-#include "live/SessionSource.h"
-#include "noise/IdleNoise.h"
 #include "noise/NoiseCharts.h"
 #include "noise/NoiseLabPage.h"
 #include "noise/PlannerPanel.h"
 #include "noise/ResolutionModel.h"
 #include "noise/SimControls.h"
-#include "noise/SimRun.h"
-#include "live/SimSource.h"
 #include "noise/ValueSlider.h"
 #include "noise/VerdictBanner.h"
+#include <jb/live/ReplaySource.h>
+#include <jb/live/SessionSource.h>
+#include <jb/live/SimSource.h>
+#include <jb/noise/IdleNoise.h>
+#include <jb/noise/SimRun.h>
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -1,10 +1,10 @@
 // The words the Noise lab puts in front of the room: verdict counts, the phase the run is in,
 // the verdict floors, a round's banner and what the model expects at the sliders' settings.
 #include "common/Format.h"
-#include "noise/LiveSim.h"
 #include "noise/NoiseLabText.h"
-#include "noise/SimRun.h"
-#include "stats/Statistics.h"
+#include <jb/noise/LiveSim.h>
+#include <jb/noise/SimRun.h>
+#include <jb/stats/Statistics.h>
 
 #include <QtTest>
 

@@ -4,9 +4,9 @@
 // instead of planning from the counter's quantisation; for a fine counter and for live noise it
 // plans from the noise (jb::planRun).
 #include "../ui_inspector/MakeRecord.h"
-#include "noise/CadencePlan.h"
 #include "noise/PlannerPanel.h"
-#include "noise/RecordNoise.h"
+#include <jb/noise/CadencePlan.h>
+#include <jb/noise/RecordNoise.h>
 
 #include <QPushButton>
 #include <QtTest>

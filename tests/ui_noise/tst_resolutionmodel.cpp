@@ -1,7 +1,7 @@
 // The resolution table's model: QAbstractItemModelTester through resets and updates, the
 // floors threshold x sd in W and J, the at-confidence column where the brackets allow it.
-#include "noise/Resolution.h"
 #include "noise/ResolutionModel.h"
+#include <jb/noise/Resolution.h>
 
 #include <QAbstractItemModelTester>
 #include <QtTest>

@@ -3,7 +3,7 @@
 
 #include "chart/AxisTicks.h"
 #include "common/Palette.h"
-#include "record/AtomicWrite.h"
+#include <jb/record/AtomicWrite.h>
 
 #include <QBuffer>
 #include <QCursor>

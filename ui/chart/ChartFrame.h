@@ -7,7 +7,7 @@
 //
 // Qt Charts stays behind this file and the adapters' .cpp files: this header only names its
 // classes (forward declarations), so a page never includes Qt Charts.
-#include "base/Result.h"
+#include <jb/base/Result.h>
 
 #include <QImage>
 #include <QMargins>

@@ -4,7 +4,7 @@
 #include "chart/AxisTicks.h"
 #include "chart/ChartViewport.h"
 #include "common/Palette.h"
-#include "sampling/SampleStore.h"
+#include <jb/sampling/SampleStore.h>
 
 #include <QElapsedTimer>
 #include <QFontMetricsF>

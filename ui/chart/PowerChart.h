@@ -9,7 +9,7 @@
 // block index kept up to date as the store grows) and hands the series its points in one
 // replace().
 #include "chart/ChartFrame.h"
-#include "sampling/Decimation.h"
+#include <jb/sampling/Decimation.h>
 
 #include <QColor>
 #include <QString>

@@ -3,7 +3,7 @@
 // ratio as a point with its 95% interval as a bar, and a line at 1 (the baseline). The figures
 // are comparison.json's (record/Interleaved's reader); this chart only draws them.
 #include "chart/ChartFrame.h"
-#include "record/Interleaved.h"
+#include <jb/record/Interleaved.h>
 
 #include <memory>
 

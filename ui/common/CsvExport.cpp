@@ -1,5 +1,5 @@
 #include "common/CsvExport.h"
-#include "record/Csv.h"
+#include <jb/record/Csv.h>
 
 #include <cstdio>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The rounds and the raw samples of a record as CSV (comma-separated, '.' decimals, a header
 // row, full precision), for spreadsheets and scripts.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <string>
 #include <utility>

@@ -4,7 +4,7 @@
 // p-value and whether the difference is significant, for energy and time side by side; a chart
 // of the ratios; and a banner for a dropped child or a child record that could not be opened.
 // Every figure is comparison.json's, read by record/Interleaved's reader; none is computed here.
-#include "record/Interleaved.h"
+#include <jb/record/Interleaved.h>
 
 #include <QString>
 #include <QStringList>

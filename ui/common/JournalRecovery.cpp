@@ -1,8 +1,8 @@
 #include "common/JournalRecovery.h"
 
-#include "record/AtomicWrite.h"
-#include "record/Journal.h"
-#include "record/RecordJson.h"
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/Journal.h>
+#include <jb/record/RecordJson.h>
 
 #include <QDir>
 #include <QFile>

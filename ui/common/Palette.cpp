@@ -1,7 +1,7 @@
 #include "common/Palette.h"
 
 #include "common/Format.h"
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 namespace jb {
 

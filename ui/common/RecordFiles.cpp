@@ -1,7 +1,7 @@
 #include "common/RecordFiles.h"
 
-#include "record/AtomicWrite.h"
-#include "record/RecordJson.h"
+#include <jb/record/AtomicWrite.h>
+#include <jb/record/RecordJson.h>
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 // Records on disk, for the dashboard: the same JSON the CLI writes (jb::dumpRecord), written
 // atomically; the folder where every finished run is saved by itself, so nothing measured is
 // lost even if the user never presses Save.
-#include "base/Result.h"
-#include "record/Record.h"
+#include <jb/base/Result.h>
+#include <jb/record/Record.h>
 
 #include <QDateTime>
 #include <QString>

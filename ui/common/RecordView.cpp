@@ -6,7 +6,7 @@
 #include "common/RunShading.h"
 #include "common/SummaryStrip.h"
 #include "common/VerdictDelegate.h"
-#include "sampling/SampleStore.h"
+#include <jb/sampling/SampleStore.h>
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -2,10 +2,10 @@
 // A run on screen: the power chart (with shading and idle bands), the summary strip and the
 // rounds table, for one counter at a time. Shows a live run as it goes (the Measure page) or
 // a finished jb::Record read-only (opened files; the Inspector page reuses it).
-#include "live/RunSource.h"
-#include "live/RunState.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/live/RunSource.h>
+#include <jb/live/RunState.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <QTimer>
 #include <QWidget>

@@ -2,7 +2,7 @@
 // The rounds of a run as a table, for one whole-device counter at a time: round, decodes,
 // child wall, window, idle before/after and busy power (mean ± sd), marginal J, J per decode,
 // ratio and verdict. Live runs add rounds as they finish; a record sets them all at once.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 // counter: colours, labels and seconds since the origin. The only place a RunState meets
 // chart types.
 #include "chart/PowerChart.h"
-#include "live/RunState.h"
+#include <jb/live/RunState.h>
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // One line under the chart: median J per decode and its spread, verdict counts as badges,
 // outlier rounds (jb::summaryOf), for the counter shown.
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <QLabel>
 

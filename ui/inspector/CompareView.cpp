@@ -4,7 +4,7 @@
 #include "common/Palette.h"
 #include "common/SummaryStrip.h"
 #include "inspector/RoundChart.h"
-#include "stats/RoundEnergy.h"
+#include <jb/stats/RoundEnergy.h>
 
 #include <QComboBox>
 #include <QFileInfo>

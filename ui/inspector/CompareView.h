@@ -2,7 +2,7 @@
 // Two opened records side by side: the ratio of their median energy per decode (A/B) with a
 // percentile bootstrap 95% interval over rounds (jb::compareRecords, as `joulebench-cli
 // compare`), each one's verdict counts and spread, and their per-round points on one chart.
-#include "record/Compare.h"
+#include <jb/record/Compare.h>
 
 #include <QString>
 #include <QWidget>

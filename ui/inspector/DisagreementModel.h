@@ -1,7 +1,7 @@
 #pragma once
 // The figures `verify` found different from what the samples give: one row each, with its
 // JSON path, the stored value and the recomputed one.
-#include "record/Verify.h"
+#include <jb/record/Verify.h>
 
 #include <QAbstractTableModel>
 

@@ -1,12 +1,12 @@
 #include "inspector/InspectorPage.h"
 
 #include "common/Format.h"
+#include "common/InterleavedView.h"
 #include "common/RecordFiles.h"
 #include "inspector/CompareView.h"
-#include "common/InterleavedView.h"
 #include "inspector/RecordLoader.h"
 #include "inspector/RecordTab.h"
-#include "record/Interleaved.h"
+#include <jb/record/Interleaved.h>
 
 #include <QDragEnterEvent>
 #include <QDropEvent>

@@ -2,7 +2,7 @@
 
 #include "common/Format.h"
 #include "common/Palette.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <QApplication>
 #include <QClipboard>

@@ -3,7 +3,7 @@
 // (file, label, status and why it aborted, tool), the child command, the host, `meta`, each
 // counter with its counter_info and the sampler's figures, and keys neither the reference nor
 // JouleBench knows. metadataNodes() is the content (tested without a tree), MetadataView shows it.
-#include "record/Record.h"
+#include <jb/record/Record.h>
 
 #include <QString>
 #include <QTreeWidget>

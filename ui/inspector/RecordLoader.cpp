@@ -1,6 +1,6 @@
 #include "inspector/RecordLoader.h"
 
-#include "record/RecordLoad.h"
+#include <jb/record/RecordLoad.h>
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

@@ -2,8 +2,8 @@
 // Opens record files off the GUI thread: reads and parses the file (RecordLoad), runs
 // `verify` over its samples, and hands the result back on the GUI thread as a past-tense
 // signal (loaded / failed) carrying values. Several loads may run at once; each has an id.
-#include "record/Record.h"
-#include "record/Verify.h"
+#include <jb/record/Record.h>
+#include <jb/record/Verify.h>
 
 #include <QObject>
 #include <QString>

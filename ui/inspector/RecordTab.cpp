@@ -13,8 +13,8 @@
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
 #include "inspector/VerifyPanel.h"
-#include "stats/CounterResolution.h"
-#include "stats/RoundEnergy.h"
+#include <jb/stats/CounterResolution.h>
+#include <jb/stats/RoundEnergy.h>
 
 #include <QFileInfo>
 #include <QHBoxLayout>

@@ -4,8 +4,8 @@
 // coarse counter), the dashboard's record view (power trace with brackets and windows,
 // summary, rounds table with a counter-updates column), and beside it the energy per decode
 // by round, `verify`, and the metadata.
-#include "base/Result.h"
 #include "inspector/RecordLoader.h"
+#include <jb/base/Result.h>
 
 #include <QWidget>
 

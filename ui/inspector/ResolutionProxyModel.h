@@ -3,7 +3,7 @@
 // each busy window held (CounterResolution), so a round on a coarse counter says "coarse
 // counter: 3 updates in the window" next to its verdict instead of only "unusable". The
 // verdict's tooltip says it too. Every other column is RoundsModel's, unchanged.
-#include "stats/CounterResolution.h"
+#include <jb/stats/CounterResolution.h>
 
 #include <QIdentityProxyModel>
 

@@ -2,7 +2,7 @@
 // `verify` in the page: every stored per-round figure recomputed from the raw samples with the
 // session's own code (jb::verifyRecord); a line that says whether they agree, the
 // disagreements by JSON path (stored against recomputed), and why a record cannot be checked.
-#include "record/Verify.h"
+#include <jb/record/Verify.h>
 
 #include <QWidget>
 

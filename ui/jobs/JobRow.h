@@ -2,8 +2,8 @@
 // One job's line on the Jobs page: what the job file says, what is on disk (RunFolders) and
 // what the running queue reported. Plain values and free functions, so the page's rules (what
 // a status is called, how it is coloured, what an exit code means) are tested without a view.
-#include "jobs/Manifest.h"
-#include "jobs/RunFolders.h"
+#include <jb/jobs/Manifest.h>
+#include <jb/jobs/RunFolders.h>
 
 #include <QColor>
 #include <QString>

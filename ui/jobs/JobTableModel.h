@@ -2,8 +2,8 @@
 // The Jobs page's table: one row per job of the loaded job file, in file order. Fed by the
 // disk (RunFolders, when a file is loaded or refreshed) and by the queue's signals while it
 // runs; the rules of what each cell says live in JobRow.h.
-#include "jobs/JobFile.h"
 #include "jobs/JobRow.h"
+#include <jb/jobs/JobFile.h>
 
 #include <QAbstractTableModel>
 #include <QHash>

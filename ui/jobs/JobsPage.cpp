@@ -5,9 +5,9 @@
 #include "jobs/JobLogView.h"
 #include "jobs/JobTableModel.h"
 #include "jobs/JobTrace.h"
-#include "jobs/LocalExecutor.h"
 #include "jobs/ManifestDialog.h"
-#include "jobs/SlurmExecutor.h"
+#include <jb/jobs/LocalExecutor.h>
+#include <jb/jobs/SlurmExecutor.h>
 
 #include "common/Banner.h"
 #include "common/Format.h"

@@ -10,9 +10,9 @@
 // only add a second hop for the same signals. The one wait is the queue's destructor (a page
 // destroyed mid-run): it ends the running jobs and writes their manifests (`cancelled`) so no
 // folder is left orphaned; that takes up to the jobs' grace periods. Ask running() first.
-#include "jobs/JobExecutor.h"
-#include "jobs/JobFile.h"
-#include "jobs/JobQueue.h"
+#include <jb/jobs/JobExecutor.h>
+#include <jb/jobs/JobFile.h>
+#include <jb/jobs/JobQueue.h>
 
 #include <QString>
 #include <QWidget>

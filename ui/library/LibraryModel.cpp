@@ -1,6 +1,6 @@
 #include "library/LibraryModel.h"
 
-#include "library/LibraryReport.h"
+#include <jb/library/LibraryReport.h>
 
 #include <algorithm>
 #include <map>

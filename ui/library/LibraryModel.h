@@ -4,7 +4,7 @@
 // so it is tested without a display. Every figure comes from core/library. It sorts itself (on
 // typed keys, not QVariants: 10,000 rows in a few ms, where a sort proxy took about 80), and
 // keeps its sort when the entries change.
-#include "library/LibraryEntry.h"
+#include <jb/library/LibraryEntry.h>
 
 #include <QAbstractTableModel>
 

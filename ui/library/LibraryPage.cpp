@@ -1,9 +1,9 @@
 #include "library/LibraryPage.h"
 
 #include "chart/TrendChart.h"
-#include "library/Library.h"
 #include "library/LibraryModel.h"
-#include "library/LibraryReport.h"
+#include <jb/library/Library.h>
+#include <jb/library/LibraryReport.h>
 
 #include <QAction>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #include "measure/ChildrenPanel.h"
 
 #include "measure/RunForm.h"
-#include "session/Workloads.h"
+#include <jb/session/Workloads.h>
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -3,8 +3,8 @@
 // CLI): a table of name, command and folder, one row per child after the form's own command
 // (the baseline), and a parameter row that expands one command with {NAME} into several
 // (the CLI's --parameter-list / --parameter-scan, through core/session/Workloads).
-#include "base/Result.h"
-#include "session/Plan.h"
+#include <jb/base/Result.h>
+#include <jb/session/Plan.h>
 
 #include <QAbstractTableModel>
 #include <QWidget>

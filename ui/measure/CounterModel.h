@@ -1,7 +1,7 @@
 #pragma once
 // The counters this machine could have (jb::listCounters), each checkable where available and
 // otherwise showing why not and the fix. Column 0: the counter; column 1: its availability.
-#include "counters/CounterRegistry.h"
+#include <jb/counters/CounterRegistry.h>
 
 #include <QAbstractTableModel>
 #include <QStringList>

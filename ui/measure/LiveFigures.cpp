@@ -1,6 +1,6 @@
 #include "measure/LiveFigures.h"
 
-#include "stats/Statistics.h"
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <vector>

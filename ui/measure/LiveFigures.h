@@ -2,7 +2,7 @@
 // The sampler's health while a run goes on, estimated from the sample store alone (the
 // session's own exact figures arrive with the record): how late the reads came after their
 // deadlines on the absolute grid, and how often the counter's value changed.
-#include "base/Interval.h"
+#include <jb/base/Interval.h>
 
 #include <cstdint>
 #include <optional>

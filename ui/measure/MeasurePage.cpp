@@ -1,6 +1,5 @@
 #include "measure/MeasurePage.h"
 
-#include "base/Clock.h"
 #include "chart/PowerChart.h"
 #include "common/CsvExport.h"
 #include "common/Format.h"
@@ -8,12 +7,13 @@
 #include "common/RecordFiles.h"
 #include "common/RecordView.h"
 #include "measure/LiveFigures.h"
-#include "live/SessionSource.h"
 #include "measure/RunForm.h"
 #include "measure/StatusLine.h"
-#include "record/Interleaved.h"
-#include "sampling/SampleStore.h"
-#include "session/LiveComparison.h"
+#include <jb/base/Clock.h>
+#include <jb/live/SessionSource.h>
+#include <jb/record/Interleaved.h>
+#include <jb/sampling/SampleStore.h>
+#include <jb/session/LiveComparison.h>
 
 #include <QDateTime>
 #include <QDir>

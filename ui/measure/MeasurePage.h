@@ -2,11 +2,11 @@
 // The Measure page: the run form on the left; the run on the right (chart, summary, rounds
 // table: a RecordView); the status line below. It starts and stops runs (SessionSource),
 // saves every finished run by itself, and shows opened records read-only.
-#include "base/Result.h"
 #include "common/Banner.h"
-#include "counters/CounterRegistry.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/base/Result.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <QTimer>
 #include <QWidget>

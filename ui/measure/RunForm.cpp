@@ -3,7 +3,7 @@
 #include "common/Banner.h"
 #include "measure/ChildrenPanel.h"
 #include "measure/CounterModel.h"
-#include "record/RecordJson.h"
+#include <jb/record/RecordJson.h>
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,9 +3,9 @@
 // rounds, k, idle seconds, sample period, counters (with their availability), meta JSON
 // checked as it is typed; Start and Stop. It remembers its last values (QSettings, group
 // "measure"); on a machine seen for the first time it offers a run that works at once.
-#include "base/Result.h"
-#include "counters/CounterRegistry.h"
-#include "session/Plan.h"
+#include <jb/base/Result.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/session/Plan.h>
 
 #include <QWidget>
 

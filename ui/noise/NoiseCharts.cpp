@@ -5,7 +5,7 @@
 
 #include "common/Format.h"
 #include "common/Palette.h"
-#include "noise/NoiseMath.h"
+#include <jb/noise/NoiseMath.h>
 
 #include <QFontMetricsF>
 #include <QtCharts/QAreaSeries>

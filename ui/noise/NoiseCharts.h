@@ -4,10 +4,10 @@
 // idle sd). Each is a ChartFrame (chart, placeholder, export); NoiseCharts.cpp is the page's
 // only file that includes Qt Charts; this header is free of it (pimpl), like chart/PowerChart.h.
 #include "chart/ChartFrame.h"
-#include "live/RunState.h"  // RoundPoint: one round on the rounds chart
-#include "noise/Allan.h"
-#include "noise/Histogram.h"
-#include "noise/IdleNoise.h"
+#include <jb/live/RunState.h>  // RoundPoint: one round on the rounds chart
+#include <jb/noise/Allan.h>
+#include <jb/noise/Histogram.h>
+#include <jb/noise/IdleNoise.h>
 
 #include <QString>
 

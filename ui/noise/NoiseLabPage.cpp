@@ -2,21 +2,21 @@
 
 #include "chart/PowerChart.h"
 #include "common/Format.h"
-#include "common/RunShading.h"
 #include "common/Palette.h"
 #include "common/RecordFiles.h"
-#include "live/ReplaySource.h"
-#include "live/SessionSource.h"
-#include "noise/Histogram.h"
+#include "common/RunShading.h"
 #include "noise/NoiseCharts.h"
 #include "noise/NoiseLabText.h"
 #include "noise/PlannerPanel.h"
 #include "noise/ResolutionModel.h"
 #include "noise/SimControls.h"
-#include "live/SimSource.h"
 #include "noise/VerdictBanner.h"
-#include "sampling/SampleStore.h"
-#include "stats/Statistics.h"
+#include <jb/live/ReplaySource.h>
+#include <jb/live/SessionSource.h>
+#include <jb/live/SimSource.h>
+#include <jb/noise/Histogram.h>
+#include <jb/sampling/SampleStore.h>
+#include <jb/stats/Statistics.h>
 
 #include <QComboBox>
 #include <QCoreApplication>

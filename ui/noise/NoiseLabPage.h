@@ -13,13 +13,13 @@
 // In each: the power trace (PowerChart), the verdict in large type, the rounds' marginal
 // power against the verdict floors (threshold x idle sd), what those floors are in W and J,
 // the idle power histogram with its normal fit, its Allan deviation, and the planner.
-#include "base/Result.h"
-#include "counters/CounterRegistry.h"
-#include "live/RunState.h"
-#include "noise/RealCounter.h"
-#include "noise/RecordNoise.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/base/Result.h>
+#include <jb/counters/CounterRegistry.h>
+#include <jb/live/RunState.h>
+#include <jb/noise/RealCounter.h>
+#include <jb/noise/RecordNoise.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <QStringList>
 #include <QTimer>

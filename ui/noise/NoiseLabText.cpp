@@ -1,9 +1,9 @@
 #include "noise/NoiseLabText.h"
 
 #include "common/Format.h"
-#include "noise/IdleNoise.h"
-#include "noise/RoundModel.h"
-#include "stats/Statistics.h"
+#include <jb/noise/IdleNoise.h>
+#include <jb/noise/RoundModel.h>
+#include <jb/stats/Statistics.h>
 
 #include <QStringList>
 

@@ -2,12 +2,12 @@
 // The Noise lab's words and figures for people: the verdict banner for a live round or a
 // record, what the model expects at the simulation's settings, the phase of the run, the
 // verdict floors. Pure (Qt Core strings): tested without widgets.
-#include "noise/LiveSim.h"
 #include "noise/NoiseCharts.h"
-#include "noise/RecordNoise.h"
 #include "noise/VerdictBanner.h"
-#include "record/Record.h"
-#include "session/Session.h"
+#include <jb/noise/LiveSim.h>
+#include <jb/noise/RecordNoise.h>
+#include <jb/record/Record.h>
+#include <jb/session/Session.h>
 
 #include <QCoreApplication>
 #include <QString>

@@ -6,9 +6,9 @@
 // a record's and its counter is coarse (jb::cadencePlan, as `joulebench-cli plan`), the idle sd
 // is the counter's quantisation: the panel recommends the sampling period and round length the
 // CLI does, in core's words, instead of planning from it.
-#include "noise/CadencePlan.h"
-#include "noise/Planner.h"
-#include "record/Record.h"
+#include <jb/noise/CadencePlan.h>
+#include <jb/noise/Planner.h>
+#include <jb/record/Record.h>
 
 #include <QString>
 #include <QTimer>

@@ -2,7 +2,7 @@
 // What the idle noise lets a round resolve, per verdict (jb::resolution): the floor marginal
 // power (threshold x idle sd), the energy over the busy window, and what reaches the verdict
 // in a chosen share of rounds with the brackets in use. One row per verdict.
-#include "noise/Resolution.h"
+#include <jb/noise/Resolution.h>
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 // period, idle seconds and k, and the speed of the simulated clock. The first three are the
 // counter's power (a run continues as they move); the rest lay the run out (a new run).
 // On a real counter only the layout sliders apply.
-#include "noise/LiveSim.h"
+#include <jb/noise/LiveSim.h>
 
 #include <QWidget>
 
