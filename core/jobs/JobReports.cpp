@@ -268,14 +268,6 @@ SessionEnding SessionEnding::read(const json& j, const std::string& path)
     return e;
 }
 
-json logsJson(const JobLogs& logs)
-{
-    json j = json::object();
-    for (const auto& [stream, file] : logs)
-        j[stream] = file;
-    return j;
-}
-
 JobLogs readLogs(const json& j, const std::string& path)
 {
     asObject(j, path);

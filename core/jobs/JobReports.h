@@ -94,8 +94,8 @@ struct SessionEnding {
 };
 
 // The manifest's `logs`: each stream's file (stdout, stderr; slurm for the Slurm executor).
+// nlohmann writes the map as that same object; readLogs names the path of a bad value.
 using JobLogs = std::map<std::string, std::string>;
-nlohmann::json logsJson(const JobLogs& logs);
 JobLogs readLogs(const nlohmann::json& j, const std::string& path);
 
 // A GPU of the allocation as the node resolved it.

@@ -107,7 +107,7 @@ nlohmann::json JobManifest::toJson() const
     j["hardware"] = h;
     j["work"] = work;
     j["energy"] = energy ? energy->toJson() : nlohmann::json();
-    j["logs"] = logsJson(logs);
+    j["logs"] = logs;
     j["run_directory"] = run_directory;
     j["cuda_visible_devices"] = cuda_visible_devices;
     j["argv_run"] = argv_run;
