@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 namespace jb {
 
@@ -155,6 +156,49 @@ std::vector<PlotPoint> decimate(std::span<const Interval> intervals, const Decim
 {
     return decimateWith(intervals, origin_ns, t0_ns, t1_ns, columns,
                         [&](std::size_t b, std::size_t e) { return index.minMax(intervals, b, e); });
+}
+
+std::vector<TracePoint> decimateColumns(std::span<const TracePoint> points, double t0_s, double t1_s,
+                                        int columns)
+{
+    std::vector<TracePoint> out;
+    if (points.empty() || !(t1_s > t0_s))
+        return out;
+    columns = std::max(columns, 1);
+    auto inRange = [&](const TracePoint& p) { return p.t_s >= t0_s && p.t_s <= t1_s; };
+    const auto n = std::size_t(std::count_if(points.begin(), points.end(), inRange));
+    if (n <= 4 * std::size_t(columns)) {
+        std::copy_if(points.begin(), points.end(), std::back_inserter(out), inRange);
+        return out;
+    }
+    out.reserve(4 * std::size_t(columns));
+    const double width = (t1_s - t0_s) / columns;
+    std::size_t i = 0;
+    while (i < points.size()) {
+        if (!inRange(points[i])) {
+            ++i;
+            continue;
+        }
+        const int col = std::min(columns - 1, int((points[i].t_s - t0_s) / width));
+        // The column's points: [first, end).
+        const std::size_t first = i;
+        std::size_t min_i = i, max_i = i;
+        while (i < points.size() && inRange(points[i]) &&
+               std::min(columns - 1, int((points[i].t_s - t0_s) / width)) == col) {
+            if (points[i].v < points[min_i].v)
+                min_i = i;
+            if (points[i].v > points[max_i].v)
+                max_i = i;
+            ++i;
+        }
+        const std::size_t last = i - 1;
+        std::size_t keep[4] = {first, min_i, max_i, last};
+        std::sort(std::begin(keep), std::end(keep));
+        for (std::size_t k = 0; k < 4; ++k)
+            if (k == 0 || keep[k] != keep[k - 1])
+                out.push_back(points[keep[k]]);
+    }
+    return out;
 }
 
 }  // namespace jb

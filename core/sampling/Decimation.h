@@ -7,7 +7,8 @@
 // visible); with a DecimationIndex (min/max of the power over blocks of intervals, kept up to
 // date as the store grows) a column that spans many intervals is answered from whole blocks,
 // so even "show the whole run" costs about the same with a million samples as with ten
-// thousand. Both give the very same points.
+// thousand. Both give the very same points. decimateColumns() does the same for a plain trace
+// of (time, value) points sampled at its own pace (a GPU job's memory and power).
 #include <jb/base/Interval.h>
 
 #include <cstddef>
@@ -69,5 +70,19 @@ std::vector<PlotPoint> decimate(std::span<const Interval> intervals, std::int64_
 // The same points, using an index built over (a prefix of) the same intervals.
 std::vector<PlotPoint> decimate(std::span<const Interval> intervals, const DecimationIndex& index,
                                 std::int64_t origin_ns, std::int64_t t0_ns, std::int64_t t1_ns, int columns);
+
+// A point of a trace sampled at its own pace: seconds, value.
+struct TracePoint {
+    double t_s;
+    double v;
+    friend bool operator==(const TracePoint&, const TracePoint&) = default;
+};
+
+// At most four points per column of [t0_s, t1_s] cut into `columns` parts (the first, the
+// minimum, the maximum and the last, in time order), so a six-hour job draws as fast as a
+// minute's; each column's extremes are exact. points: time-sorted. Points outside the range are
+// dropped; with few points they are returned as they are.
+std::vector<TracePoint> decimateColumns(std::span<const TracePoint> points, double t0_s, double t1_s,
+                                        int columns);
 
 }  // namespace jb

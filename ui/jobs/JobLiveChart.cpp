@@ -1,7 +1,7 @@
 #include "jobs/JobLiveChart.h"
 
 #include "common/Palette.h"
-#include "jobs/JobTrace.h"
+#include <jb/live/JobTraces.h>
 
 #include <QTimer>
 #include <QtCharts/QChart>

@@ -4,7 +4,6 @@
 #include "jobs/JobLiveChart.h"
 #include "jobs/JobLogView.h"
 #include "jobs/JobTableModel.h"
-#include "jobs/JobTrace.h"
 #include "jobs/ManifestDialog.h"
 #include <jb/jobs/LocalExecutor.h>
 #include <jb/jobs/SlurmExecutor.h>
@@ -31,7 +30,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include <cmath>
+#include <utility>
 
 namespace jb {
 
@@ -443,18 +442,14 @@ void JobsPage::connectQueue()
     // Handed its GPU (before its idle bracket): a fresh trace, shown if the page follows.
     connect(q, &JobQueue::jobLaunched, this, [this](const QString& name, int gpu, const QString& runDir) {
         model_->markStarting(name, gpu, runDir);
-        traces_[name] = std::make_shared<JobTrace>();
+        traces_.launched(name);
         if (follow_)
             selectJob(name, true);
         else if (name == shown_)
             showChartFor(name);
     });
     connect(q, &JobQueue::jobSample, this, [this](const QString& name, const JobProgress& p) {
-        auto it = traces_.find(name);
-        if (it == traces_.end())
-            return;
-        it->second->add(p.elapsed_seconds, double(p.memory_mib), p.power_w.value_or(std::nan("")));
-        if (name == shown_)
+        if (traces_.sampled(name, p) && name == shown_)
             chart_->traceChanged();
     });
     connect(q, &JobQueue::jobStarted, this,
@@ -621,8 +616,8 @@ void JobsPage::showChartFor(const QString& name)
     if (row < 0)
         return;
     const JobRow& r = model_->job(row);
-    const auto it = traces_.find(name);
-    if (it == traces_.end()) {
+    auto trace = traces_.trace(name);
+    if (!trace) {
         chart_->clear(isOver(r) ? tr("%1 did not run from this page since it was opened, so there is no live "
                                      "trace. Its figures are in the table and in its manifest.")
                                       .arg(name)
@@ -633,7 +628,7 @@ void JobsPage::showChartFor(const QString& name)
     }
     QString title = r.gpu >= 0 ? tr("%1 on GPU %2").arg(name).arg(r.gpu) : name;
     title += QStringLiteral(" — ") + jb::statusText(r);
-    chart_->setTrace(it->second, title);
+    chart_->setTrace(std::move(trace), title);
 }
 
 bool JobsPage::openManifest(const QString& name)

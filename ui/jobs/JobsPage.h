@@ -13,12 +13,12 @@
 #include <jb/jobs/JobExecutor.h>
 #include <jb/jobs/JobFile.h>
 #include <jb/jobs/JobQueue.h>
+#include <jb/live/JobTraces.h>
 
 #include <QString>
 #include <QWidget>
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -34,7 +34,6 @@ class Banner;
 class JobLiveChart;
 class JobLogView;
 class JobTableModel;
-class JobTrace;
 class ManifestDialog;
 
 class JobsPage : public QWidget {
@@ -110,7 +109,7 @@ private:
     ExecutorFactory factory_;
     std::unique_ptr<JobQueue> queue_;
     bool dry_ = false;
-    std::map<QString, std::shared_ptr<JobTrace>> traces_;
+    JobTraces traces_;  // the launched jobs' live GPU memory and power
     QString shown_;
     bool follow_ = true;      // show each newly started job (until the user picks a row)
     bool selecting_ = false;  // the page, not the user, changes the selection

@@ -1,6 +1,8 @@
-// The live chart's math, apart from the painting: samples in, at most four points per pixel
-// column out, every column's extremes kept, in time order.
-#include "jobs/JobTrace.h"
+// A GPU job queue's live traces as values (core/live/JobTraces: the Jobs page draws them) and
+// the trace decimation it draws them with (core/sampling's decimateColumns): samples in, at most
+// four points per pixel column out, every column's extremes kept, in time order.
+#include <jb/jobs/JobExecutor.h>
+#include <jb/live/JobTraces.h>
 
 #include <QTest>
 
@@ -8,7 +10,7 @@
 #include <cmath>
 #include <random>
 
-class TestJobTrace : public QObject {
+class TestJobTraces : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -25,6 +27,38 @@ private Q_SLOTS:
         QCOMPARE(t.maxPower(), std::optional<double>(260));
         QCOMPARE(t.lastT(), 2.0);
         QVERIFY(!jb::JobTrace().maxPower().has_value());
+    }
+
+    void tracesAreKeptPerLaunchedJob()
+    {
+        jb::JobTraces traces;
+        jb::JobProgress p;
+        p.elapsed_seconds = 0.5;
+        p.memory_mib = 2048;
+        p.power_w = 310.0;
+        QVERIFY(!traces.sampled(QStringLiteral("a"), p));  // not launched: no trace, nothing kept
+        QVERIFY(!traces.trace(QStringLiteral("a")));
+        traces.launched(QStringLiteral("a"));
+        traces.launched(QStringLiteral("b"));
+        QVERIFY(traces.sampled(QStringLiteral("a"), p));
+        p.elapsed_seconds = 1.0;
+        p.memory_mib = 4096;
+        p.power_w.reset();  // power not read this time
+        QVERIFY(traces.sampled(QStringLiteral("a"), p));
+        const auto a = traces.trace(QStringLiteral("a"));
+        QVERIFY(a);
+        QCOMPARE(a->samples(), std::size_t(2));
+        QCOMPARE(a->memory(), (std::vector<jb::TracePoint>{{0.5, 2048}, {1.0, 4096}}));
+        QCOMPARE(a->power(), (std::vector<jb::TracePoint>{{0.5, 310}}));
+        QCOMPARE(a->maxMemory(), std::optional<double>(4096));
+        QCOMPARE(traces.trace(QStringLiteral("b"))->samples(), std::size_t(0));
+        QCOMPARE(traces.size(), std::size_t(2));
+        // Launched again (a rerun): a fresh trace; a chart still holding the old one keeps it.
+        traces.launched(QStringLiteral("a"));
+        QCOMPARE(traces.trace(QStringLiteral("a"))->samples(), std::size_t(0));
+        QCOMPARE(a->samples(), std::size_t(2));
+        traces.clear();
+        QVERIFY(!traces.trace(QStringLiteral("b")));
     }
 
     void fewPointsAreKeptAsTheyAre()
@@ -86,5 +120,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobTrace)
-#include "tst_jobtrace.moc"
+QTEST_GUILESS_MAIN(TestJobTraces)
+#include "tst_jobtraces.moc"
