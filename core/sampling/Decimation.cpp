@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <iterator>
+#include <ranges>
 
 namespace jb {
 
@@ -106,7 +106,30 @@ DecimationIndex::MinMax DecimationIndex::minMax(std::span<const Interval> interv
 
 namespace {
 
-// The shared walk: one binary search per non-empty column, then minMax over its intervals.
+// The one walk both traces share. Of the points [begin, end), time-sorted (so column(i) never
+// decreases with i), each non-empty column keeps its first, minimum, maximum and last point, in
+// time order: keep(i) is called with each such index once. A column's end is found by a binary
+// search, and minMax(b, e) gives the first minimum and first maximum of [b, e).
+template <class ColumnFn, class MinMaxFn, class KeepFn>
+void keepColumnExtremes(std::size_t begin, std::size_t end, ColumnFn&& column, MinMaxFn&& minMax, KeepFn&& keep)
+{
+    std::size_t i = begin;
+    while (i < end) {
+        const int c = column(i);
+        const auto rest = std::views::iota(i + 1, end);
+        const std::size_t j =
+            i + 1 + std::size_t(std::ranges::partition_point(rest, [&](std::size_t k) { return column(k) <= c; }) -
+                                rest.begin());
+        const DecimationIndex::MinMax mm = minMax(i, j);
+        std::array<std::size_t, 4> k{i, mm.min_i, mm.max_i, j - 1};
+        std::sort(k.begin(), k.end());
+        const auto last = std::unique(k.begin(), k.end());
+        for (auto it = k.begin(); it != last; ++it)
+            keep(*it);
+        i = j;
+    }
+}
+
 template <class MinMaxFn>
 std::vector<PlotPoint> decimateWith(std::span<const Interval> iv, std::int64_t origin_ns, std::int64_t t0_ns,
                                     std::int64_t t1_ns, int columns, MinMaxFn&& minMax)
@@ -115,29 +138,15 @@ std::vector<PlotPoint> decimateWith(std::span<const Interval> iv, std::int64_t o
     if (iv.empty() || t1_ns < t0_ns)
         return out;
     columns = std::max(columns, 1);
-    auto mid = [&](std::size_t i) { return midpointNs(iv[i]); };
     auto lower = std::partition_point(iv.begin(), iv.end(),
                                       [&](const Interval& s) { return midpointNs(s) < t0_ns; });
     auto upper = std::partition_point(lower, iv.end(),
                                       [&](const Interval& s) { return midpointNs(s) <= t1_ns; });
-    std::size_t i = std::size_t(lower - iv.begin());
-    const std::size_t e = std::size_t(upper - iv.begin());
-    out.reserve(std::min<std::size_t>(e - i, std::size_t(columns) * 4));
-    auto point = [&](std::size_t k) { return PlotPoint{double(mid(k) - origin_ns) * 1e-9, iv[k].power_w()}; };
-    while (i < e) {
-        const int c = columnOf(mid(i), t0_ns, t1_ns, columns);
-        auto colEnd = std::partition_point(iv.begin() + std::ptrdiff_t(i), upper, [&](const Interval& s) {
-            return columnOf(midpointNs(s), t0_ns, t1_ns, columns) <= c;
-        });
-        const std::size_t j = std::size_t(colEnd - iv.begin());
-        const auto mm = minMax(i, j);
-        std::array<std::size_t, 4> k{i, mm.min_i, mm.max_i, j - 1};
-        std::sort(k.begin(), k.end());
-        const auto last = std::unique(k.begin(), k.end());
-        for (auto it = k.begin(); it != last; ++it)
-            out.push_back(point(*it));
-        i = j;
-    }
+    const auto b = std::size_t(lower - iv.begin()), e = std::size_t(upper - iv.begin());
+    out.reserve(std::min<std::size_t>(e - b, std::size_t(columns) * 4));
+    keepColumnExtremes(
+        b, e, [&](std::size_t i) { return columnOf(midpointNs(iv[i]), t0_ns, t1_ns, columns); }, minMax,
+        [&](std::size_t i) { out.push_back({double(midpointNs(iv[i]) - origin_ns) * 1e-9, iv[i].power_w()}); });
     return out;
 }
 
@@ -165,39 +174,31 @@ std::vector<TracePoint> decimateColumns(std::span<const TracePoint> points, doub
     if (points.empty() || !(t1_s > t0_s))
         return out;
     columns = std::max(columns, 1);
-    auto inRange = [&](const TracePoint& p) { return p.t_s >= t0_s && p.t_s <= t1_s; };
-    const auto n = std::size_t(std::count_if(points.begin(), points.end(), inRange));
-    if (n <= 4 * std::size_t(columns)) {
-        std::copy_if(points.begin(), points.end(), std::back_inserter(out), inRange);
+    const auto lower = std::partition_point(points.begin(), points.end(),
+                                            [&](const TracePoint& p) { return p.t_s < t0_s; });
+    const auto upper = std::partition_point(lower, points.end(),
+                                            [&](const TracePoint& p) { return p.t_s <= t1_s; });
+    if (upper - lower <= 4 * std::ptrdiff_t(columns)) {
+        out.assign(lower, upper);
         return out;
     }
     out.reserve(4 * std::size_t(columns));
     const double width = (t1_s - t0_s) / columns;
-    std::size_t i = 0;
-    while (i < points.size()) {
-        if (!inRange(points[i])) {
-            ++i;
-            continue;
+    // Strict comparisons: the earliest of equal values, as DecimationIndex::minMax.
+    auto scan = [&](std::size_t b, std::size_t e) {
+        DecimationIndex::MinMax r{b, b};
+        for (std::size_t i = b + 1; i < e; ++i) {
+            if (points[i].v < points[r.min_i].v)
+                r.min_i = i;
+            if (points[i].v > points[r.max_i].v)
+                r.max_i = i;
         }
-        const int col = std::min(columns - 1, int((points[i].t_s - t0_s) / width));
-        // The column's points: [first, end).
-        const std::size_t first = i;
-        std::size_t min_i = i, max_i = i;
-        while (i < points.size() && inRange(points[i]) &&
-               std::min(columns - 1, int((points[i].t_s - t0_s) / width)) == col) {
-            if (points[i].v < points[min_i].v)
-                min_i = i;
-            if (points[i].v > points[max_i].v)
-                max_i = i;
-            ++i;
-        }
-        const std::size_t last = i - 1;
-        std::size_t keep[4] = {first, min_i, max_i, last};
-        std::sort(std::begin(keep), std::end(keep));
-        for (std::size_t k = 0; k < 4; ++k)
-            if (k == 0 || keep[k] != keep[k - 1])
-                out.push_back(points[keep[k]]);
-    }
+        return r;
+    };
+    keepColumnExtremes(
+        std::size_t(lower - points.begin()), std::size_t(upper - points.begin()),
+        [&](std::size_t i) { return std::min(columns - 1, int((points[i].t_s - t0_s) / width)); }, scan,
+        [&](std::size_t i) { out.push_back(points[i]); });
     return out;
 }
 

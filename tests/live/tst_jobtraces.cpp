@@ -118,6 +118,67 @@ private Q_SLOTS:
             QVERIFY(p.t_s >= 100 && p.t_s <= 200);
         QVERIFY(out.size() <= 40);
     }
+
+    // Against a plain pass that looks at every point: the same points, in the same order, for
+    // ranges that leave points out at either end, ties (values on a coarse grid), columns
+    // wider than the trace's pace and narrower.
+    void theSamePointsAsAPlainPass()
+    {
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<double> step(0.01, 2.0);
+        std::uniform_int_distribution<int> level(0, 20);
+        for (int trial = 0; trial < 200; ++trial) {
+            std::vector<jb::TracePoint> pts;
+            double t = -50;
+            const int n = 50 + trial * 20;
+            for (int i = 0; i < n; ++i, t += step(rng))
+                pts.push_back({t, double(level(rng))});
+            const double t0 = pts[std::size_t(n / 10)].t_s + 0.005, t1 = pts[std::size_t(n - n / 7)].t_s - 0.005;
+            const int columns = 1 + trial % 90;
+            QCOMPARE(jb::decimateColumns(pts, t0, t1, columns), plainPass(pts, t0, t1, columns));
+        }
+    }
+
+private:
+    // First, minimum, maximum and last of each column, the earliest of equal values, by a
+    // scan of every point.
+    static std::vector<jb::TracePoint> plainPass(const std::vector<jb::TracePoint>& pts, double t0, double t1,
+                                                 int columns)
+    {
+        std::vector<std::size_t> in;
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            if (pts[i].t_s >= t0 && pts[i].t_s <= t1)
+                in.push_back(i);
+        std::vector<jb::TracePoint> out;
+        if (in.size() <= 4 * std::size_t(columns)) {
+            for (std::size_t i : in)
+                out.push_back(pts[i]);
+            return out;
+        }
+        const double width = (t1 - t0) / columns;
+        auto col = [&](std::size_t i) { return std::min(columns - 1, int((pts[i].t_s - t0) / width)); };
+        for (int c = 0; c < columns; ++c) {
+            std::vector<std::size_t> members;
+            for (std::size_t i : in)
+                if (col(i) == c)
+                    members.push_back(i);
+            if (members.empty())
+                continue;
+            std::size_t lo = members.front(), hi = members.front();
+            for (std::size_t i : members) {
+                if (pts[i].v < pts[lo].v)
+                    lo = i;
+                if (pts[i].v > pts[hi].v)
+                    hi = i;
+            }
+            std::vector<std::size_t> keep{members.front(), lo, hi, members.back()};
+            std::sort(keep.begin(), keep.end());
+            keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+            for (std::size_t i : keep)
+                out.push_back(pts[i]);
+        }
+        return out;
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJobTraces)
