@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <ranges>
 
 namespace jb {
 
@@ -116,10 +115,17 @@ void keepColumnExtremes(std::size_t begin, std::size_t end, ColumnFn&& column, M
     std::size_t i = begin;
     while (i < end) {
         const int c = column(i);
-        const auto rest = std::views::iota(i + 1, end);
-        const std::size_t j =
-            i + 1 + std::size_t(std::ranges::partition_point(rest, [&](std::size_t k) { return column(k) <= c; }) -
-                                rest.begin());
+        // First index in (i, end) whose column is past c. A plain binary search: clang 14 with
+        // libstdc++ 12 (the fuzz build) cannot compile ranges over std::views::iota.
+        std::size_t lo = i + 1, hi = end;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (column(mid) <= c)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const std::size_t j = lo;
         const DecimationIndex::MinMax mm = minMax(i, j);
         std::array<std::size_t, 4> k{i, mm.min_i, mm.max_i, j - 1};
         std::sort(k.begin(), k.end());
