@@ -120,6 +120,16 @@ Plan plan(const QString& flag, std::vector<std::string> counters, double busy_w)
 }
 
 // The injected energy over the rounds (the child's truth_nj notes) and the measured marginal.
+// Every sound counter is held to 1 %. What limits a fake tree's precision is the fake zone: a
+// read sees a count up to one zone tick old, or tens of ms old where the zone lost the CPU, and
+// that age at a round's edges moves its marginal by the idle power times the age, against the
+// round's busy energy (docs/COUNTERS.md). So each fake zone's busy power is 3 to 3.3 times its
+// idle power, as a loaded socket's or GPU's is; at 30 W idle and 12 W busy the same fake
+// socket spread to -0.44..+0.30 % in 50 runs, with a 25 ms hiccup worth 2 %; at 5 W idle and 9 W
+// busy the fake i915 measured -0.99 % once in 27 runs (a read about 50 ms stale). Under
+// AddressSanitizer every process of the test runs several times slower and its hiccups are
+// longer; that build is for memory errors, and holds the counters it has widened before to 5 %
+// (Esocket0 to 10 %).
 void checkMarginal(const Record& r, const std::string& spec, double scale, double tolerance)
 {
     QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
@@ -254,9 +264,10 @@ private slots:
         }
     }
 
-    // Two packages and a dram zone in one run; package-0 wraps every 0.4 to 0.6 s (a 12 J range:
+    // Two packages and a dram zone in one run; package-0 wraps every 0.45 to 1.8 s (a 36 J range:
     // shorter, a fake zone descheduled for a wrap period on a loaded machine would lose a wrap
-    // a real counter keeps).
+    // a real counter keeps). Busy powers three times the idle ones, as a loaded socket draws:
+    // see the comment at checkMarginal below.
     void twoSocketRunSumsPackagesAndWraps()
     {
         QTemporaryDir tmp;
@@ -267,28 +278,25 @@ private slots:
         const QString dram_dir = root + QStringLiteral("/intel-rapl:0/intel-rapl:0:2");
         Zone p0(root + QStringLiteral("/intel-rapl:0"),
                 {QStringLiteral("--name"), QStringLiteral("package-0"), QStringLiteral("--idle-w"), QStringLiteral("20"),
-                 QStringLiteral("--busy-w"), QStringLiteral("10"), QStringLiteral("--flag"), flag,
-                 QStringLiteral("--range-uj"), QStringLiteral("12000000"),
-                 QStringLiteral("--zone"), p1_dir, QStringLiteral("package-1"), QStringLiteral("15"), QStringLiteral("5"),
+                 QStringLiteral("--busy-w"), QStringLiteral("60"), QStringLiteral("--flag"), flag,
+                 QStringLiteral("--range-uj"), QStringLiteral("36000000"),
+                 QStringLiteral("--zone"), p1_dir, QStringLiteral("package-1"), QStringLiteral("15"), QStringLiteral("45"),
                  QStringLiteral("262143328850"),
-                 QStringLiteral("--zone"), dram_dir, QStringLiteral("dram"), QStringLiteral("4"), QStringLiteral("3"),
+                 QStringLiteral("--zone"), dram_dir, QStringLiteral("dram"), QStringLiteral("4"), QStringLiteral("12"),
                  QStringLiteral("262143328850")});
         QTRY_VERIFY_WITH_TIMEOUT(p0.ready(QStringLiteral("energy_uj")) && QFile::exists(p1_dir + QStringLiteral("/energy_uj")) &&
                                      QFile::exists(dram_dir + QStringLiteral("/energy_uj")),
                                  5000);
-        Plan p = plan(flag, {"rapl:packages", "rapl:dram", "rapl:package-0"}, 18);
+        Plan p = plan(flag, {"rapl:packages", "rapl:dram", "rapl:package-0"}, 117);
         p.counter_options.powercap_root = root.toStdString();
         // rapl:packages with rapl:package-0 is refused; the valid set measures the rest.
         QVERIFY(!validatePlan(p).ok());
         p.counters = {"rapl:packages", "rapl:dram"};
         Session s(p);
         const Record r = run(s);
-        // One process writes the tree and books the busy power edge to edge (BusyFlag.h): within
-        // 0.3 % in every run logged since (alone, beside two CPU hogs, and under ASan in CI).
-        // Held to 2 %, not 1 %: a fake zone that loses the CPU for ~25 ms at an edge costs up to
-        // 0.9 % here (Ecore000 measured -0.85 % once in 50 runs), on top of that spread.
-        checkMarginal(r, "rapl:packages", 15.0 / 18.0, 0.02);
-        checkMarginal(r, "rapl:dram", 3.0 / 18.0, 0.02);
+        // One process writes the tree and books the busy power edge to edge (BusyFlag.h).
+        checkMarginal(r, "rapl:packages", 105.0 / 117.0, kSanitized ? 0.05 : 0.01);
+        checkMarginal(r, "rapl:dram", 12.0 / 117.0, kSanitized ? 0.05 : 0.01);
         QCOMPARE(r.counter_info.size(), std::size_t(2));
         QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("rapl-sum"));
         QCOMPARE(r.counter_info[0].second["zones"].size(), std::size_t(2));
@@ -315,7 +323,7 @@ private slots:
         QVERIFY(QFile::link(QStringLiteral("energy17_input"), hw + QStringLiteral("/energy18_input")));
         Zone sock(hw, {QStringLiteral("--no-meta"), QStringLiteral("--file"), QStringLiteral("energy17_input"),
                        QStringLiteral("--idle-w"),
-                       QStringLiteral("30"), QStringLiteral("--busy-w"), QStringLiteral("12"), QStringLiteral("--flag"), flag});
+                       QStringLiteral("30"), QStringLiteral("--busy-w"), QStringLiteral("90"), QStringLiteral("--flag"), flag});
         QTRY_VERIFY_WITH_TIMEOUT(core.ready(QStringLiteral("energy1_input")) && sock.ready(QStringLiteral("energy18_input")),
                                  5000);
         CounterOptions o;
@@ -335,13 +343,11 @@ private slots:
             Session s(p);
             const Record r = run(s);
             checkMarginal(r, "hwmon:zenergy:Ecore000", 1.0, 0.01);
-            // 30 W idle, the most a late read at an idle bracket's edge can move: within 0.44 % in
-            // 50 serial runs of the plain build since the edges were stamped. Held to 2 % there,
-            // for the reason given for rapl:packages above. Under AddressSanitizer every process
-            // here (the fake zones too) runs several times slower, and this counter has measured
-            // -3.7 % and +5.89 % there: it is held to 10 % in that build, whose purpose is memory
-            // errors, not precision.
-            checkMarginal(r, "hwmon:zenergy:Esocket0", 2.0, kSanitized ? 0.10 : 0.02);
+            // 30 W idle, the most a late read at an idle bracket's edge can move. Under
+            // AddressSanitizer every process here (the fake zones too) runs several times slower,
+            // and this counter measured -3.7 % and +5.89 % there at a 12 W busy power: it is held
+            // to 10 % in that build, whose purpose is memory errors, not precision.
+            checkMarginal(r, "hwmon:zenergy:Esocket0", 15.0, kSanitized ? 0.10 : 0.01);
             QCOMPARE(r.counter_info[0].second["kind"].get<std::string>(), std::string("hwmon"));
         }
         p.counters = {"hwmon:zenergy:Esocket0", "hwmon:zenergy:Esocket1"};
@@ -403,10 +409,10 @@ private slots:
         QVERIFY(QDir().mkpath(hw));
         QVERIFY(writeText(hw + QStringLiteral("/name"), "i915\n"));
         Zone gpu(hw, {QStringLiteral("--no-meta"), QStringLiteral("--file"), QStringLiteral("energy1_input"),
-                      QStringLiteral("--idle-w"), QStringLiteral("5"), QStringLiteral("--busy-w"), QStringLiteral("9"),
+                      QStringLiteral("--idle-w"), QStringLiteral("5"), QStringLiteral("--busy-w"), QStringLiteral("15"),
                       QStringLiteral("--flag"), flag});
         QTRY_VERIFY_WITH_TIMEOUT(gpu.ready(QStringLiteral("energy1_input")), 5000);
-        Plan p = plan(flag, {"hwmon:i915:energy1"}, 9);
+        Plan p = plan(flag, {"hwmon:i915:energy1"}, 15);
         p.counter_options.hwmon_root = tmp.path().toStdString();
         Session s(p);
         const Record r = run(s);
@@ -439,9 +445,8 @@ private slots:
         Session s(p);
         const Record r = run(s);
         // Power read every 20 ms and integrated: an edge can cost up to a period, but the edges of
-        // a round mostly cancel: within 0.1 % in every serial run logged (0.6 % once beside two
-        // CPU hogs). Held to 2 %, as rapl:packages above.
-        checkMarginal(r, "hwmon:amdgpu:PPT", 1.0, 0.02);
+        // a round mostly cancel (docs/COUNTERS.md lists the runs).
+        checkMarginal(r, "hwmon:amdgpu:PPT", 1.0, kSanitized ? 0.05 : 0.01);
         QVERIFY(r.counter_info[0].second["integrated_from_power_readings"].get<bool>());
         QCOMPARE(r.counter_info[0].second["sensor_average_ms"].get<int>(), 10);
     }
