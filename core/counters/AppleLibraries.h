@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <dlfcn.h>
+
 namespace jb {
 
 struct AppleLibraries {
@@ -24,6 +26,13 @@ inline AppleLibraries defaultAppleLibraries()
 #else
     return {};
 #endif
+}
+
+// dlerror()'s text for the last failed dlopen or dlsym of the glue ("unknown error" if none).
+inline std::string dlerrorText()
+{
+    const char* e = dlerror();
+    return e ? e : "unknown error";
 }
 
 // The I/O Registry dump program that GpuTime runs for accumulatedGPUTime.

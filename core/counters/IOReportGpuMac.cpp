@@ -49,12 +49,6 @@ Status bind(void* lib, const std::string& path, const char* name, F& f)
     return Ok{};
 }
 
-std::string dlerrorText()
-{
-    const char* e = dlerror();
-    return e ? e : "unknown error";
-}
-
 // The handles stay loaded for the life of the process, as the reference's CDLL objects.
 Result<Api> loadApi(const AppleLibraries& libs)
 {

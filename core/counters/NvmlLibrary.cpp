@@ -21,34 +21,36 @@ constexpr unsigned long long kValueNotAvailable = ~0ULL;  // NVML_VALUE_NOT_AVAI
 constexpr unsigned kNameBufferSize = 96;                  // NVML_DEVICE_NAME_V2_BUFFER_SIZE
 constexpr unsigned kUuidBufferSize = 96;                  // NVML_DEVICE_UUID_V2_BUFFER_SIZE
 
-struct nvmlMemory_t {
-    unsigned long long total, free, used;
-};
-// Taken by nvmlDeviceGetComputeRunningProcesses (the original call).
-struct nvmlProcessInfo_v1_t {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-};
-// Taken by the _v2 and _v3 calls.
-struct nvmlProcessInfo_v2_t {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId;
-    unsigned int computeInstanceId;
-};
-struct nvmlAccountingStats_t {
-    unsigned int gpuUtilization;
-    unsigned int memoryUtilization;
-    unsigned long long maxMemoryUsage;
-    unsigned long long time;
-    unsigned long long startTime;
-    unsigned int isRunning;
-    unsigned int reserved[5];
-};
-
 }  // namespace
 
 struct NvmlLibrary::Api {
+    // The structs NVML fills, as nvml.h declares them (members of Api so that they have the
+    // class's linkage).
+    struct nvmlMemory_t {
+        unsigned long long total, free, used;
+    };
+    // Taken by nvmlDeviceGetComputeRunningProcesses (the original call).
+    struct nvmlProcessInfo_v1_t {
+        unsigned int pid;
+        unsigned long long usedGpuMemory;
+    };
+    // Taken by the _v2 and _v3 calls.
+    struct nvmlProcessInfo_v2_t {
+        unsigned int pid;
+        unsigned long long usedGpuMemory;
+        unsigned int gpuInstanceId;
+        unsigned int computeInstanceId;
+    };
+    struct nvmlAccountingStats_t {
+        unsigned int gpuUtilization;
+        unsigned int memoryUtilization;
+        unsigned long long maxMemoryUsage;
+        unsigned long long time;
+        unsigned long long startTime;
+        unsigned int isRunning;
+        unsigned int reserved[5];
+    };
+
     nvmlReturn_t (*init)() = nullptr;
     nvmlReturn_t (*shutdown)() = nullptr;
     const char* (*errorString)(nvmlReturn_t) = nullptr;
@@ -196,7 +198,7 @@ Result<std::uint64_t> NvmlLibrary::totalMemoryBytes(void* device) const
 {
     if (!api_->getMemoryInfo)
         return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetMemoryInfo"};
-    nvmlMemory_t m{};
+    Api::nvmlMemory_t m{};
     const nvmlReturn_t rc = api_->getMemoryInfo(device, &m);
     if (rc != kSuccess)
         return Error{message("nvmlDeviceGetMemoryInfo", rc)};
@@ -244,7 +246,7 @@ Result<std::vector<NvmlProcess>> NvmlLibrary::computeProcesses(void* device) con
         unsigned int n = capacity;
         nvmlReturn_t rc;
         if (api_->process_api >= 2) {
-            std::vector<nvmlProcessInfo_v2_t> buf(capacity);
+            std::vector<Api::nvmlProcessInfo_v2_t> buf(capacity);
             rc = api_->getProcessesV2(device, &n, buf.data());
             if (rc == kSuccess)
                 for (unsigned i = 0; i < n && i < capacity; ++i)
@@ -253,7 +255,7 @@ Result<std::vector<NvmlProcess>> NvmlLibrary::computeProcesses(void* device) con
                                        ? std::nullopt
                                        : std::optional<std::uint64_t>(buf[i].usedGpuMemory)});
         } else {
-            std::vector<nvmlProcessInfo_v1_t> buf(capacity);
+            std::vector<Api::nvmlProcessInfo_v1_t> buf(capacity);
             rc = api_->getProcessesV1(device, &n, buf.data());
             if (rc == kSuccess)
                 for (unsigned i = 0; i < n && i < capacity; ++i)
@@ -286,7 +288,7 @@ Result<NvmlAccounting> NvmlLibrary::accountingStats(void* device, std::int64_t p
 {
     if (!api_->getAccountingStats)
         return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetAccountingStats"};
-    nvmlAccountingStats_t s{};
+    Api::nvmlAccountingStats_t s{};
     const nvmlReturn_t rc = api_->getAccountingStats(device, unsigned(pid), &s);
     if (rc != kSuccess) {
         std::string m = message("nvmlDeviceGetAccountingStats", rc) + " for pid " + std::to_string(pid);

@@ -4,6 +4,8 @@
 // on every platform and the tests run it against a stand-in libproc.
 #include <jb/counters/TaskCounter.h>
 
+#include <jb/counters/AppleLibraries.h>
+
 #include <dlfcn.h>
 
 #include <cerrno>
@@ -45,12 +47,6 @@ private:
     ProcPidRusage rusage_;
     double tick_ns_;
 };
-
-std::string dlerrorText()
-{
-    const char* e = dlerror();
-    return e ? e : "unknown error";
-}
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include <jb/jobs/GpuProbe.h>
 
+#include <jb/base/Numbers.h>
 #include <jb/counters/NvmlLibrary.h>
 #include <jb/jobs/Subprocess.h>
 
@@ -33,13 +34,6 @@ std::vector<std::string_view> splitComma(std::string_view line)
         at = c + 1;
     }
     return out;
-}
-
-template <class T>
-bool toNumber(std::string_view s, T& v)
-{
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && p == s.data() + s.size();
 }
 
 template <class F>
@@ -77,7 +71,7 @@ Result<std::vector<GpuInfo>> parseQueryGpu(std::string_view csv)
         GpuInfo g;
         g.source = "nvidia-smi";
         // A name holding a comma would split in two: index and uuid come first, memory last.
-        if (f.size() < 4 || !toNumber(f[0], g.physical_index) || !toNumber(f.back(), g.total_memory_mib)) {
+        if (f.size() < 4 || !parseWhole(f[0], g.physical_index) || !parseWhole(f.back(), g.total_memory_mib)) {
             error = "nvidia-smi --query-gpu line " + std::to_string(n) +
                 ": expected 'index, uuid, name, memory.total', got '" + std::string(line) + "'";
             return;
@@ -101,13 +95,13 @@ Result<std::vector<GpuAppMemory>> parseQueryComputeApps(std::string_view csv)
             return;
         auto f = splitComma(line);
         GpuAppMemory a;
-        if (f.size() != 3 || !toNumber(f[0], a.pid)) {
+        if (f.size() != 3 || !parseWhole(f[0], a.pid)) {
             error = "nvidia-smi --query-compute-apps line " + std::to_string(n) +
                 ": expected 'pid, gpu_uuid, used_memory', got '" + std::string(line) + "'";
             return;
         }
         a.gpu_uuid = std::string(f[1]);
-        if (!toNumber(f[2], a.used_mib))
+        if (!parseWhole(f[2], a.used_mib))
             return;  // "[N/A]": the driver does not say (no permission, MIG without a view)
         out.push_back(a);
     });

@@ -25,11 +25,6 @@ namespace {
 constexpr std::int64_t kTickNs = 20'000'000;        // how often the watch loop wakes
 constexpr std::int64_t kTailEveryNs = 100'000'000;  // how often the logs are read
 
-double unixNow()
-{
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 void sleepNs(std::int64_t ns)
 {
     if (ns > 0)
@@ -173,7 +168,7 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     const std::int64_t t0 = monotonicNs();
     idle();
     const std::int64_t t1 = monotonicNs();
-    out.started_unix_time = unixNow();
+    out.started_unix_time = unixSeconds();
     auto finishEnergy = [&](std::int64_t t2) {
         const std::int64_t t3 = monotonicNs();
         meter.stop();
@@ -187,7 +182,7 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     if (cancel.load()) {
         out.status = JobStatus::Cancelled;
         out.notes.push_back("cancelled before the job was started");
-        out.completed_unix_time = unixNow();
+        out.completed_unix_time = unixSeconds();
         finishEnergy(t1);
         return out;
     }
@@ -203,7 +198,7 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
         out.status = JobStatus::FailedToStart;
         out.notes.push_back(pid.error());
         observer.logLine("driver", "failed to start: " + pid.error());
-        out.completed_unix_time = unixNow();
+        out.completed_unix_time = unixSeconds();
         finishEnergy(monotonicNs());
         return out;
     }
@@ -289,7 +284,7 @@ JobOutcome LocalExecutor::run(const JobLaunch& launch, JobObserver& observer, co
     for (LogTail& t : tails)
         t.poll(observer, true);
     idle();
-    out.completed_unix_time = unixNow();
+    out.completed_unix_time = unixSeconds();
     finishEnergy(t2);
     if (cancel.load() && !cancelled)
         out.notes.push_back("cancelled during the idle bracket after the job; energy brackets are short");

@@ -1,5 +1,6 @@
 #include <jb/jobs/ProcessTree.h>
 
+#include <jb/base/Numbers.h>
 #include <jb/counters/ProcStat.h>
 
 #include <dirent.h>
@@ -35,13 +36,6 @@ bool readSmallFile(const std::string& path, std::string& out, std::size_t limit 
     return true;
 }
 
-template <class T>
-bool toNumber(std::string_view s, T& v)
-{
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && p == s.data() + s.size();
-}
-
 }  // namespace
 
 Result<ProcEntry> parseProcStat(std::string_view line)
@@ -50,15 +44,15 @@ Result<ProcEntry> parseProcStat(std::string_view line)
     if (!f)
         return Error{"not a /proc/PID/stat line: '" + std::string(line.substr(0, 80)) + "'"};
     ProcEntry e;
-    if (!toNumber(f->pid, e.pid))
+    if (!parseWhole(f->pid, e.pid))
         return Error{"/proc/PID/stat: bad pid '" + std::string(f->pid) + "'"};
     // 3 state, 4 ppid, 5 pgrp, 6 session, ... 22 starttime.
     if (f->count() < 22 || f->field(3).size() != 1)
         return Error{"/proc/" + std::to_string(e.pid) + "/stat: " + std::to_string(f->count()) +
                      " fields, expected at least 22"};
     e.state = f->field(3)[0];
-    if (!toNumber(f->field(4), e.ppid) || !toNumber(f->field(5), e.pgrp) || !toNumber(f->field(6), e.session) ||
-        !toNumber(f->field(22), e.start_ticks))
+    if (!parseWhole(f->field(4), e.ppid) || !parseWhole(f->field(5), e.pgrp) || !parseWhole(f->field(6), e.session) ||
+        !parseWhole(f->field(22), e.start_ticks))
         return Error{"/proc/" + std::to_string(e.pid) +
                      "/stat: ppid, pgrp, session or starttime is not a number"};
     return e;
@@ -80,7 +74,7 @@ std::vector<ProcEntry> scanProcesses(const std::string& proc_root)
         return out;
     while (const dirent* d = ::readdir(dir)) {
         std::int64_t pid = 0;
-        if (!toNumber(std::string_view(d->d_name), pid))
+        if (!parseWhole(std::string_view(d->d_name), pid))
             continue;
         if (auto e = readProcEntry(proc_root, pid))  // a process gone meanwhile is skipped
             out.push_back(*e);

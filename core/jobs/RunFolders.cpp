@@ -1,5 +1,6 @@
 #include <jb/jobs/RunFolders.h>
 
+#include <jb/base/Clock.h>
 #include <jb/base/Version.h>
 #include <jb/jobs/ProcessTree.h>
 
@@ -109,8 +110,7 @@ nlohmann::json driverRecord(const std::string& proc_root)
     d["pid"] = ::getpid();
     d["hostname"] = hostName();
     d["start_ticks"] = startTicks(proc_root, ::getpid());
-    d["started_unix_time"] =
-        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    d["started_unix_time"] = unixSeconds();
     d["joulebench_version"] = std::string(kToolVersion);
     return d;
 }

@@ -20,11 +20,6 @@ constexpr const char* kScriptName = "slurm_job.sh";
 constexpr const char* kSourceName = "source.json";
 constexpr double kLostAfterSeconds = 60;  // Slurm not answering about a job this long: given up
 
-double unixNow()
-{
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 std::string trimmed(std::string s)
 {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
@@ -126,7 +121,7 @@ Result<std::string> SlurmExecutor::submit(const JobLaunch& launch) const
     nlohmann::json rec;
     rec["job_id"] = reply->job_id;
     rec["cluster"] = reply->cluster.empty() ? nlohmann::json() : nlohmann::json(reply->cluster);
-    rec["submitted_unix_time"] = unixNow();
+    rec["submitted_unix_time"] = unixSeconds();
     rec["sbatch_argv"] = argv;
     rec["script"] = script_path;
     if (auto st = writeJsonAtomic(launch.run_dir + "/" + kSlurmSubmitName, rec); !st)
@@ -161,7 +156,7 @@ JobOutcome SlurmExecutor::finish(const JobLaunch& launch, const SlurmJobInfo& in
         out.return_code = -*info.signal;
     else if (info.exit_code && (info.state != "CANCELLED" && info.state != "TIMEOUT"))
         out.return_code = *info.exit_code;
-    out.completed_unix_time = unixNow();
+    out.completed_unix_time = unixSeconds();
     out.logs["stdout"] = launch.run_dir + "/stdout.log";
     out.logs["stderr"] = launch.run_dir + "/stderr.log";
     out.logs["slurm"] = launch.run_dir + "/slurm-" + job_id + ".out";
@@ -197,7 +192,7 @@ JobOutcome SlurmExecutor::run(const JobLaunch& launch, JobObserver& observer, co
             JobOutcome out;
             out.status = JobStatus::Cancelled;
             out.notes.push_back("cancelled before it was submitted");
-            out.completed_unix_time = unixNow();
+            out.completed_unix_time = unixSeconds();
             return out;
         }
         auto id = submit(launch);
@@ -206,7 +201,7 @@ JobOutcome SlurmExecutor::run(const JobLaunch& launch, JobObserver& observer, co
             JobOutcome out;
             out.status = JobStatus::FailedToStart;
             out.notes.push_back(id.error());
-            out.completed_unix_time = unixNow();
+            out.completed_unix_time = unixSeconds();
             observer.logLine("driver", "failed to submit: " + id.error());
             return out;
         }

@@ -1,5 +1,7 @@
 #include <jb/noise/LiveSim.h>
 
+#include <jb/base/Clock.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,18 +9,13 @@ namespace jb {
 
 namespace {
 
-std::int64_t ns(double s)
-{
-    return std::llround(s * 1e9);
-}
-
 SimLayout liveLayout(const LiveSimSettings& s, std::int64_t origin_ns)
 {
     SimLayout l;
     l.origin_ns = origin_ns;
-    l.period_ns = std::max<std::int64_t>(1'000'000, ns(s.period_s));
-    l.idle_ns = std::max<std::int64_t>(1, ns(s.idle_s));
-    l.busy_ns = std::max<std::int64_t>(1, ns(s.busyS()));
+    l.period_ns = std::max<std::int64_t>(1'000'000, secondsToNs(s.period_s));
+    l.idle_ns = std::max<std::int64_t>(1, secondsToNs(s.idle_s));
+    l.busy_ns = std::max<std::int64_t>(1, secondsToNs(s.busyS()));
     l.settle_ns = 2 * l.period_ns;  // the session waits two sample periods after a bracket
     l.rounds = -1;                  // until the page stops it
     l.k = s.k;

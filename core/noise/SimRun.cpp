@@ -1,5 +1,6 @@
 #include <jb/noise/SimRun.h>
 
+#include <jb/base/Clock.h>
 #include <jb/noise/SimModel.h>
 
 #include <algorithm>
@@ -9,11 +10,6 @@ namespace jb {
 
 namespace {
 
-std::int64_t ns(double s)
-{
-    return std::llround(s * 1e9);
-}
-
 }  // namespace
 
 Record simulateRun(const SimRunSpec& s)
@@ -21,11 +17,11 @@ Record simulateRun(const SimRunSpec& s)
     // The batch driver of the sim model: the whole run, to the end of its last round.
     SimLayout l;
     l.origin_ns = 1'000'000'000;  // a monotonic clock reads well above 0
-    l.period_ns = std::max<std::int64_t>(1, ns(s.period_s));
-    l.idle_ns = ns(s.idle_s);
-    l.busy_ns = ns(s.busy_s);
-    l.settle_ns = ns(s.settle_s >= 0.0 ? s.settle_s : 2.0 * s.period_s);
-    l.jitter_ns = ns(s.jitter_s);
+    l.period_ns = std::max<std::int64_t>(1, secondsToNs(s.period_s));
+    l.idle_ns = secondsToNs(s.idle_s);
+    l.busy_ns = secondsToNs(s.busy_s);
+    l.settle_ns = secondsToNs(s.settle_s >= 0.0 ? s.settle_s : 2.0 * s.period_s);
+    l.jitter_ns = secondsToNs(s.jitter_s);
     l.rounds = std::max(0, s.rounds);
     l.k = s.k;
     l.jobs = s.jobs;

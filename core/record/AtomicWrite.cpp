@@ -14,16 +14,6 @@ namespace jb {
 
 namespace {
 
-std::string folderOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    if (slash == std::string::npos)
-        return ".";
-    if (slash == 0)
-        return "/";
-    return path.substr(0, slash);
-}
-
 // The process umask without changing it (umask() can only be read by setting it, which races
 // with other threads creating files): Linux reports it in /proc/self/status.
 mode_t currentUmask()
@@ -43,11 +33,21 @@ Status failure(const std::string& path, int err)
 
 }  // namespace
 
+std::string parentFolder(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos)
+        return ".";
+    if (slash == 0)
+        return "/";
+    return path.substr(0, slash);
+}
+
 Status writeFileAtomic(const std::string& path, std::string_view bytes)
 {
     if (path.empty())
         return Error{"cannot write a file with an empty name"};
-    const std::string folder = folderOf(path);
+    const std::string folder = parentFolder(path);
     std::string name = path + ".tmp-XXXXXX";
     std::vector<char> tmpl(name.begin(), name.end());
     tmpl.push_back('\0');

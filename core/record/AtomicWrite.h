@@ -15,4 +15,7 @@ namespace jb {
 // A new file gets mode 0644 minus the umask; a replaced file keeps its mode.
 Status writeFileAtomic(const std::string& path, std::string_view bytes);
 
+// The folder a path names a file in: "." for a bare name, "/" for a file at the root.
+std::string parentFolder(const std::string& path);
+
 }  // namespace jb

@@ -1,5 +1,6 @@
 #include <jb/record/Journal.h>
 
+#include <jb/record/AtomicWrite.h>
 #include <jb/record/RecordJson.h>
 
 #include <algorithm>
@@ -16,12 +17,6 @@ namespace {
 
 constexpr const char* kMagic = "joulebench";
 constexpr int kVersion = 1;
-
-std::string folderOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
 
 std::string lineError(const std::string& path, std::size_t line, const std::string& what)
 {
@@ -80,7 +75,7 @@ Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const 
         return Error{st.error()};
     }
     // The new name lives in the folder: sync it so the file itself survives a power cut.
-    const int dfd = ::open(folderOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const int dfd = ::open(parentFolder(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         ::fsync(dfd);
         ::close(dfd);
