@@ -31,13 +31,11 @@ constexpr auto niceStep = ticks::nearestStep;
 
 }  // namespace
 
-namespace {
-
-// The chart view: paints the shading and bands beneath the series (drawBackground), the hover
+// The chart view (a named class, as Impl holds one): paints the shading and bands beneath the series (drawBackground), the hover
 // marker above (drawForeground), and turns the wheel and drags into zoom and pan.
-class View : public QChartView {
+class PowerChartView : public QChartView {
 public:
-    View(QChart* chart, PowerChart::Impl* d) : QChartView(chart), d_(d) {}
+    PowerChartView(QChart* chart, PowerChart::Impl* d) : QChartView(chart), d_(d) {}
 
 protected:
     void drawBackground(QPainter* p, const QRectF& rect) override;
@@ -57,14 +55,12 @@ private:
     std::pair<double, double> pan_view_;
 };
 
-}  // namespace
-
 struct PowerChart::Impl {
     PowerChart* q;
     QLineSeries* series = nullptr;
     QValueAxis* ax = nullptr;
     QValueAxis* ay = nullptr;
-    View* view = nullptr;
+    PowerChartView* view = nullptr;
     QString placeholder;  // what the chart says while it has no samples
     QTimer timer;
 
@@ -173,7 +169,7 @@ PowerChart::PowerChart(QWidget* parent) : ChartFrame(powerLook(), parent), d(std
     connect(d->ax, &QValueAxis::rangeChanged, this, [this](qreal a, qreal b) { d->onUserRange(a, b); });
     connect(chart(), &QChart::plotAreaChanged, this, [this] { d->dirty = true; });
 
-    d->view = new View(chart(), d.get());
+    d->view = new PowerChartView(chart(), d.get());
     setView(d->view);
     d->view->setRubberBand(QChartView::HorizontalRubberBand);
     d->view->setCacheMode(QGraphicsView::CacheNone);
@@ -504,9 +500,9 @@ void PowerChart::hideEvent(QHideEvent* e)
     QWidget::hideEvent(e);
 }
 
-// ---- View
+// ---- PowerChartView
 
-void View::drawBackground(QPainter* p, const QRectF& rect)
+void PowerChartView::drawBackground(QPainter* p, const QRectF& rect)
 {
     p->fillRect(rect, palette().base());
     if (!d_->store)
@@ -544,7 +540,7 @@ void View::drawBackground(QPainter* p, const QRectF& rect)
     p->restore();
 }
 
-void View::drawForeground(QPainter* p, const QRectF& rect)
+void PowerChartView::drawForeground(QPainter* p, const QRectF& rect)
 {
     QChartView::drawForeground(p, rect);
     if (!d_->hover)
@@ -561,7 +557,7 @@ void View::drawForeground(QPainter* p, const QRectF& rect)
     p->restore();
 }
 
-void View::wheelEvent(QWheelEvent* e)
+void PowerChartView::wheelEvent(QWheelEvent* e)
 {
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) {
@@ -572,7 +568,7 @@ void View::wheelEvent(QWheelEvent* e)
     e->accept();
 }
 
-void View::mousePressEvent(QMouseEvent* e)
+void PowerChartView::mousePressEvent(QMouseEvent* e)
 {
     if (e->button() == Qt::RightButton || e->button() == Qt::MiddleButton) {
         panning_ = true;
@@ -585,7 +581,7 @@ void View::mousePressEvent(QMouseEvent* e)
     QChartView::mousePressEvent(e);
 }
 
-void View::mouseMoveEvent(QMouseEvent* e)
+void PowerChartView::mouseMoveEvent(QMouseEvent* e)
 {
     if (panning_) {
         const double width = std::max(1.0, chart()->plotArea().width());
@@ -599,7 +595,7 @@ void View::mouseMoveEvent(QMouseEvent* e)
         d_->hoverAt(e->position(), e->globalPosition().toPoint());
 }
 
-void View::mouseReleaseEvent(QMouseEvent* e)
+void PowerChartView::mouseReleaseEvent(QMouseEvent* e)
 {
     if (panning_ && (e->button() == Qt::RightButton || e->button() == Qt::MiddleButton)) {
         panning_ = false;
@@ -610,7 +606,7 @@ void View::mouseReleaseEvent(QMouseEvent* e)
     QChartView::mouseReleaseEvent(e);
 }
 
-void View::mouseDoubleClickEvent(QMouseEvent* e)
+void PowerChartView::mouseDoubleClickEvent(QMouseEvent* e)
 {
     if (e->button() == Qt::LeftButton) {
         d_->q->resetView();
@@ -620,7 +616,7 @@ void View::mouseDoubleClickEvent(QMouseEvent* e)
     QChartView::mouseDoubleClickEvent(e);
 }
 
-void View::keyPressEvent(QKeyEvent* e)
+void PowerChartView::keyPressEvent(QKeyEvent* e)
 {
     const double span = d_->vp.end() - d_->vp.start();
     const double mid = (d_->vp.start() + d_->vp.end()) / 2;
@@ -649,7 +645,7 @@ void View::keyPressEvent(QKeyEvent* e)
     e->accept();
 }
 
-void View::leaveEvent(QEvent* e)
+void PowerChartView::leaveEvent(QEvent* e)
 {
     d_->clearHover();
     QChartView::leaveEvent(e);

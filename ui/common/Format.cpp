@@ -1,5 +1,7 @@
 #include "common/Format.h"
 
+#include <QTextDocumentFragment>
+
 #include <cmath>
 
 namespace jb::fmt {
@@ -67,6 +69,11 @@ QString duration(double seconds)
     if (a < 1.0)
         return significant(seconds * 1e3, 2) + QStringLiteral(" ms");
     return significant(seconds, 3) + QStringLiteral(" s");
+}
+
+QString plainText(const QString& html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText();
 }
 
 }  // namespace jb::fmt

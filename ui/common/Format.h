@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace jb::fmt {
 
@@ -20,5 +21,12 @@ QString significant(double v, int digits = 3);
 QString clock(double seconds);
 // "1.2 ms", "350 µs", "2.4 s".
 QString duration(double seconds);
+// Core's text (UTF-8 std::string) as a QString.
+inline QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+// A rich-text label's words without the markup (for copying and for tool tips).
+QString plainText(const QString& html);
 
 }  // namespace jb::fmt

@@ -15,7 +15,6 @@
 #include <QPushButton>
 #include <QShowEvent>
 #include <QSignalBlocker>
-#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -24,15 +23,7 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-QString plain(const QString& html)
-{
-    return QTextDocumentFragment::fromHtml(html).toPlainText();
-}
+using fmt::q;
 
 const QColor kColorA = palette::recordA();
 const QColor kColorB = palette::recordB();
@@ -362,7 +353,7 @@ void CompareView::recompute()
 
 QString CompareView::ratioText() const
 {
-    return plain(headline_->text());
+    return fmt::plainText(headline_->text());
 }
 
 QString CompareView::verdictText() const
@@ -372,7 +363,7 @@ QString CompareView::verdictText() const
 
 QString CompareView::sideText(int which) const
 {
-    return plain((which == 0 ? sideA_ : sideB_)->text()) + QLatin1Char('\n') +
+    return fmt::plainText((which == 0 ? sideA_ : sideB_)->text()) + QLatin1Char('\n') +
         (which == 0 ? stripA_ : stripB_)->plainText();
 }
 

@@ -15,10 +15,7 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+using fmt::q;
 
 MetaNode leaf(const QString& key, const QString& value, const QString& tip = {}, bool alert = false)
 {

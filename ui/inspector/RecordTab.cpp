@@ -25,7 +25,6 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -33,15 +32,7 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-QString plain(const QString& html)
-{
-    return QTextDocumentFragment::fromHtml(html).toPlainText();
-}
+using fmt::q;
 
 }  // namespace
 
@@ -298,17 +289,17 @@ void RecordTab::refreshCounter()
 
 QString RecordTab::bannerText() const
 {
-    return banner_->isHidden() ? QString() : plain(banner_->text());
+    return banner_->isHidden() ? QString() : fmt::plainText(banner_->text());
 }
 
 QString RecordTab::coarseText() const
 {
-    return coarse_->isHidden() ? QString() : plain(coarse_->text());
+    return coarse_->isHidden() ? QString() : fmt::plainText(coarse_->text());
 }
 
 QString RecordTab::headerText() const
 {
-    return plain(header_->text());
+    return fmt::plainText(header_->text());
 }
 
 QString RecordTab::exportTitle() const

@@ -1,5 +1,6 @@
 #include "jobs/JobRow.h"
 
+#include "common/Format.h"
 #include "common/Palette.h"
 
 #include <QCoreApplication>
@@ -10,10 +11,7 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+using fmt::q;
 
 QString tr(const char* text)
 {

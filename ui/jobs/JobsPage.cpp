@@ -36,10 +36,7 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+using fmt::q;
 
 const char* kLastFileKey = "jobs/lastJobFile";
 

@@ -14,7 +14,7 @@ namespace jb {
 
 namespace {
 
-QString percent(double p)
+QString wholePercent(double p)
 {
     return QString::number(p * 100.0, 'f', 0) + QLatin1Char('%');
 }
@@ -66,8 +66,8 @@ QString NoiseLabText::expectation(const LiveSimSettings& s)
     if (!(m.idle_sd_w > 0) || m.idle_intervals < 2 || m.busy_intervals < 2)
         return {};
     return tr("Expected at these settings: clean in %1 of rounds · relative-only or better %2 · noisy or better %3")
-        .arg(percent(verdictProbability(m, kCleanRatio)), percent(verdictProbability(m, kRelativeOnlyRatio)),
-             percent(verdictProbability(m, kNoisyRatio)));
+        .arg(wholePercent(verdictProbability(m, kCleanRatio)), wholePercent(verdictProbability(m, kRelativeOnlyRatio)),
+             wholePercent(verdictProbability(m, kNoisyRatio)));
 }
 
 BannerFigures NoiseLabText::recordBanner(const Record& r, const RecordNoise& n)

@@ -18,7 +18,7 @@ namespace jb {
 
 namespace {
 
-QString percent(double p)
+QString planPercent(double p)
 {
     return QString::number(p * 100.0, 'f', p > 0.995 && p < 1.0 ? 1 : 0) + QLatin1Char('%');
 }
@@ -235,8 +235,8 @@ void PlannerPanel::show(const PlanOutcome& o)
             QStringLiteral("color: %1;").arg(verdictStyle(in_.target).background.darker(130).name()));
         QString d = tr("%1 in %2 of rounds expected; relative-only or better in %3, noisy or better in %4. "
                        "Busy window %5, idle sd %6 W.")
-                        .arg(target, percent(o.round_probability), percent(o.p_relative_only),
-                             percent(o.p_noisy), fmt::duration(o.busy_s), fmt::significant(in_.idle_sd_w, 3));
+                        .arg(target, planPercent(o.round_probability), planPercent(o.p_relative_only),
+                             planPercent(o.p_noisy), fmt::duration(o.busy_s), fmt::significant(in_.idle_sd_w, 3));
         if (!o.ci_met)
             d += tr(" The median's confidence interval stays wider than ±5% even at %1 rounds.")
                      .arg(in_.max_rounds);

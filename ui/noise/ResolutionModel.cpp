@@ -10,7 +10,7 @@ namespace jb {
 
 namespace {
 
-QString watts(double w)
+QString cellWatts(double w)
 {
     return fmt::significant(w, 3) + QStringLiteral(" W");
 }
@@ -93,11 +93,11 @@ QVariant ResolutionModel::data(const QModelIndex& index, int role) const
         case ThresholdCol:
             return QStringLiteral("%1 σ").arg(QString::number(r.threshold, 'g', 3));
         case FloorWCol:
-            return watts(r.min_marginal_w);
+            return cellWatts(r.min_marginal_w);
         case FloorJCol:
             return joules(r.min_energy_j);
         case AtConfidenceWCol:
-            return r.marginal_w_at_confidence ? watts(*r.marginal_w_at_confidence) : QStringLiteral("–");
+            return r.marginal_w_at_confidence ? cellWatts(*r.marginal_w_at_confidence) : QStringLiteral("–");
         case AtConfidenceJCol:
             return r.energy_j_at_confidence ? joules(*r.energy_j_at_confidence) : QStringLiteral("–");
         }

@@ -16,7 +16,7 @@ namespace jb {
 
 namespace {
 
-QString watts(double w)
+QString sliderWatts(double w)
 {
     return fmt::significant(w, w >= 10 ? 3 : 2) + QStringLiteral(" W");
 }
@@ -34,14 +34,14 @@ std::vector<double> range(double from, double to, double step)
 SimControls::SimControls(QWidget* parent) : QWidget(parent), speed_(new QComboBox), powerNote_(new QLabel)
 {
     const LiveSimSettings d;
-    idle_ = new ValueSlider(tr("Idle power"), range(1, 100, 1), d.idle_w, watts);
+    idle_ = new ValueSlider(tr("Idle power"), range(1, 100, 1), d.idle_w, sliderWatts);
     noise_ = new ValueSlider(tr("Noise sd (per interval)"),
                              {0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5},
-                             d.noise_sd_w, watts);
+                             d.noise_sd_w, sliderWatts);
     signal_ = new ValueSlider(
         tr("Signal (busy) power"),
         {0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 20, 30, 50}, d.signal_w,
-        watts);
+        sliderWatts);
     period_ = new ValueSlider(tr("Sample period"), {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0}, d.period_s,
                               [](double s) { return fmt::duration(s); });
     std::vector<double> idleValues = range(0.5, 10, 0.5);
