@@ -71,7 +71,8 @@ Result<std::vector<GpuInfo>> parseQueryGpu(std::string_view csv)
         GpuInfo g;
         g.source = "nvidia-smi";
         // A name holding a comma would split in two: index and uuid come first, memory last.
-        if (f.size() < 4 || !parseWhole(f[0], g.physical_index) || !parseWhole(f.back(), g.total_memory_mib)) {
+        if (f.size() < 4 || !parseWhole(f[0], g.physical_index) ||
+            !parseWhole(f.back(), g.total_memory_mib)) {
             error = "nvidia-smi --query-gpu line " + std::to_string(n) +
                 ": expected 'index, uuid, name, memory.total', got '" + std::string(line) + "'";
             return;

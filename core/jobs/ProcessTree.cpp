@@ -51,8 +51,8 @@ Result<ProcEntry> parseProcStat(std::string_view line)
         return Error{"/proc/" + std::to_string(e.pid) + "/stat: " + std::to_string(f->count()) +
                      " fields, expected at least 22"};
     e.state = f->field(3)[0];
-    if (!parseWhole(f->field(4), e.ppid) || !parseWhole(f->field(5), e.pgrp) || !parseWhole(f->field(6), e.session) ||
-        !parseWhole(f->field(22), e.start_ticks))
+    if (!parseWhole(f->field(4), e.ppid) || !parseWhole(f->field(5), e.pgrp) ||
+        !parseWhole(f->field(6), e.session) || !parseWhole(f->field(22), e.start_ticks))
         return Error{"/proc/" + std::to_string(e.pid) +
                      "/stat: ppid, pgrp, session or starttime is not a number"};
     return e;

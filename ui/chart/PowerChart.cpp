@@ -31,8 +31,9 @@ constexpr auto niceStep = ticks::nearestStep;
 
 }  // namespace
 
-// The chart view (a named class, as Impl holds one): paints the shading and bands beneath the series (drawBackground), the hover
-// marker above (drawForeground), and turns the wheel and drags into zoom and pan.
+// The chart view (a named class, as Impl holds one): paints the shading and bands beneath the
+// series (drawBackground), the hover marker above (drawForeground), and turns the wheel and
+// drags into zoom and pan.
 class PowerChartView : public QChartView {
 public:
     PowerChartView(QChart* chart, PowerChart::Impl* d) : QChartView(chart), d_(d) {}

@@ -66,7 +66,8 @@ QString NoiseLabText::expectation(const LiveSimSettings& s)
     if (!(m.idle_sd_w > 0) || m.idle_intervals < 2 || m.busy_intervals < 2)
         return {};
     return tr("Expected at these settings: clean in %1 of rounds · relative-only or better %2 · noisy or better %3")
-        .arg(wholePercent(verdictProbability(m, kCleanRatio)), wholePercent(verdictProbability(m, kRelativeOnlyRatio)),
+        .arg(wholePercent(verdictProbability(m, kCleanRatio)),
+             wholePercent(verdictProbability(m, kRelativeOnlyRatio)),
              wholePercent(verdictProbability(m, kNoisyRatio)));
 }
 

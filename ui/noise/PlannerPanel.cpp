@@ -236,7 +236,8 @@ void PlannerPanel::show(const PlanOutcome& o)
         QString d = tr("%1 in %2 of rounds expected; relative-only or better in %3, noisy or better in %4. "
                        "Busy window %5, idle sd %6 W.")
                         .arg(target, planPercent(o.round_probability), planPercent(o.p_relative_only),
-                             planPercent(o.p_noisy), fmt::duration(o.busy_s), fmt::significant(in_.idle_sd_w, 3));
+                             planPercent(o.p_noisy), fmt::duration(o.busy_s),
+                             fmt::significant(in_.idle_sd_w, 3));
         if (!o.ci_met)
             d += tr(" The median's confidence interval stays wider than ±5% even at %1 rounds.")
                      .arg(in_.max_rounds);
