@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "common/PageTabs.h"
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
 #include "measure/MeasurePage.h"
@@ -23,7 +24,7 @@ namespace jb {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
-      tabs_(new QTabWidget(this)),
+      tabs_(new PageTabs(this)),
       measure_(new MeasurePage({}, this)),
       recent_(new RecentFiles(this))
 {

@@ -2,6 +2,7 @@
 
 #include "common/Format.h"
 #include "common/InterleavedView.h"
+#include "common/PageTabs.h"
 #include "common/RecordFiles.h"
 #include "inspector/CompareView.h"
 #include "inspector/RecordLoader.h"
@@ -29,7 +30,7 @@ InspectorPage::InspectorPage(QWidget* parent)
     : QWidget(parent),
       loader_(new RecordLoader(this)),
       stack_(new QStackedWidget(this)),
-      tabs_(new QTabWidget(this)),
+      tabs_(new PageTabs(this)),
       compare_(new CompareView(this)),
       status_(new QLabel(this)),
       compareButton_(new QToolButton(this)),

@@ -5,6 +5,7 @@
 #include "common/Banner.h"
 #include "common/CsvExport.h"
 #include "common/Format.h"
+#include "common/PageTabs.h"
 #include "common/Palette.h"
 #include "common/RecordFiles.h"
 #include "common/RecordView.h"
@@ -48,7 +49,7 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
       coarse_(new Banner(this)),
       view_(new RecordView(this)),
       proxy_(new ResolutionProxyModel(this)),
-      side_(new QTabWidget(this)),
+      side_(new PageTabs(this)),
       roundChart_(new RoundChart(this)),
       roundNote_(new QLabel(this)),
       verify_(new VerifyPanel(this)),
