@@ -2,7 +2,7 @@
 # The dashboard's CPU during the first-start run (the sim counter at 100 ms and the bundled demo
 # decoder, as `joulebench --start` runs them), under Xvfb, which renders in software:
 #
-#   bench/dashboard_cpu.sh BIN_DIR [ROUNDS] [FROM_S] [SECONDS]
+#   bench/dashboard_cpu.sh BIN_DIR[,BIN_DIR...] [ROUNDS] [FROM_S] [SECONDS]
 #
 # BIN_DIR holds joulebench and joulebench-demo-decoder (a build's bin/). Each round starts the
 # dashboard with an empty HOME (no saved settings), sums its threads' CPU time FROM_S seconds in
@@ -10,9 +10,9 @@
 # core; the decoder child is not counted. The CPU time is each thread's se.sum_exec_runtime in
 # /proc/PID/task/TID/sched (to the microsecond), where the kernel has it, else utime + stime of
 # /proc/PID/stat (clock ticks: at 100 Hz over 15 s one tick is 0.07 % of a core, too coarse to
-# tell two builds apart below 1 %). Pass two BIN_DIRs
-# separated by a comma (before,after) to run them alternately, as docs/BENCHMARKS.md's
-# side-by-side figures are. Not a test: the figure depends on the machine and its load.
+# tell two builds apart below 1 %). Several BIN_DIRs separated by commas (before,after) run in
+# turn within each round, as docs/BENCHMARKS.md's side-by-side figures were taken. Not a test:
+# the figure depends on the machine and its load.
 set -euo pipefail
 dirs=$1; rounds=${2:-5}; from=${3:-8}; secs=${4:-15}
 command -v xvfb-run > /dev/null || { echo "dashboard_cpu.sh: xvfb-run is missing (./dev deps installs it)" >&2; exit 2; }

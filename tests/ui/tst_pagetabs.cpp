@@ -8,8 +8,6 @@
 #include <QVBoxLayout>
 #include <QtTest>
 
-#include <memory>
-
 namespace {
 
 // A widget that counts its paint events.

@@ -5,8 +5,6 @@
 
 namespace jb {
 
-PageTabs::PageTabs(QWidget* parent) : QTabWidget(parent) {}
-
 PageTabs::Hints PageTabs::barHints() const
 {
     auto hintOf = [](const QWidget* w) { return w && !w->isHidden() ? w->sizeHint() : QSize(); };

@@ -5,7 +5,7 @@
 // page stack and then repaints the whole tab widget. A LayoutRequest reaches it whenever a
 // widget anywhere on the current page changes its size hint (a label's text, a table's
 // header), so during a run the status line's text repainted the entire Measure page (the chart,
-// the rounds table, the form and its scroll bar) two or three times a second (docs/BENCHMARKS.md,
+// the rounds table, the form and its scroll bar) about twice a second (docs/BENCHMARKS.md,
 // "Whole-page repaints"). The page's own layout moves its widgets without that; what
 // setUpLayout() lays out depends only on the tab bar's and the corner widgets' size hints and
 // on the tab widget's size, and a resize or a tab change lays it out anyway. So PageTabs lets a
@@ -22,7 +22,7 @@ namespace jb {
 class PageTabs : public QTabWidget {
     Q_OBJECT
 public:
-    explicit PageTabs(QWidget* parent = nullptr);
+    using QTabWidget::QTabWidget;
 
     // How many layout requests were let through to QTabWidget (each repaints it), for tests.
     int layoutsPassed() const { return passed_; }
