@@ -140,8 +140,9 @@ Relation relation(const std::string& a, const std::string& b)
         if (b == "CPU Energy")
             return Relation::SameEnergy;
         const IOReportChannelRole rb = ioreportChannelRole(b);
-        return isCpuSide(rb.role) ? Relation::Contains
-                                  : rb.role == R::Unpublished ? Relation::NotPublished : Relation::None;
+        return isCpuSide(rb.role)       ? Relation::Contains
+            : rb.role == R::Unpublished ? Relation::NotPublished
+                                        : Relation::None;
     }
     if (b == "cpu")
         return Relation::None;
@@ -195,7 +196,8 @@ Status checkIOReportOverlap(const std::vector<std::string>& specs)
                              " for the total, or " + specs[j] + " (with its sibling channels) for the parts"};
             case Relation::SameRail:
                 return Error{both + " read one rail: IOReport publishes the GPU's energy twice, as '" + *a +
-                             "' (nJ) and as '" + *b + "' (mJ), so their energies would be counted twice; keep one of them (" +
+                             "' (nJ) and as '" + *b +
+                             "' (mJ), so their energies would be counted twice; keep one of them (" +
                              specs[i] + ": nJ, the finer unit)"};
             case Relation::SameEnergy:
                 return Error{both + " read the same energy: ioreport:cpu is '" + *b +
@@ -203,7 +205,8 @@ Status checkIOReportOverlap(const std::vector<std::string>& specs)
             case Relation::NotPublished:
                 return Error{both + " may overlap: whether " + channelWords(*a) + " includes '" + *b +
                              "' is not published (Apple documents neither), so their sum could count energy "
-                             "twice; measure " + specs[j] + " in a run of its own"};
+                             "twice; measure " +
+                             specs[j] + " in a run of its own"};
             case Relation::None:
                 break;
             }
@@ -225,12 +228,12 @@ std::string ioreportScope(const std::string& spec)
     switch (r.role) {
     case IOReportRole::CpuTotal:
         return "the whole CPU" + die + ": every cluster and core channel" + die +
-               " (whether the *CPM, *_SRAM and *DTL* channels are inside is not published)";
+            " (whether the *CPM, *_SRAM and *DTL* channels are inside is not published)";
     case IOReportRole::Cluster:
         return "one CPU cluster" + die + ", its cores included; inside the CPU total";
     case IOReportRole::Core:
         return "one CPU core" + (r.cluster.empty() ? std::string() : " of cluster " + r.cluster) + die +
-               "; inside its cluster and the CPU total";
+            "; inside its cluster and the CPU total";
     case IOReportRole::Unpublished:
         return "a CPU-side channel" + die + " whose place in the CPU totals is not published";
     case IOReportRole::GpuTotal:

@@ -149,7 +149,8 @@ public:
         const CFIndex n = arr ? api_.CFArrayGetCount(arr) : 0;
         for (CFIndex i = 0; i < n; ++i)
             if (CFRef ch = api_.CFArrayGetValueAtIndex(arr, i))
-                out.push_back({str(api_.IOReportChannelGetChannelName(ch)), str(api_.IOReportChannelGetUnitLabel(ch)),
+                out.push_back({str(api_.IOReportChannelGetChannelName(ch)),
+                               str(api_.IOReportChannelGetUnitLabel(ch)),
                                api_.IOReportSimpleGetIntegerValue(ch, 0)});
         return out;
     }
@@ -208,8 +209,8 @@ private:
 std::string publishedTwice(const std::string& channel, int copies)
 {
     return "IOReport's 'Energy Model' group publishes '" + channel + "' " + std::to_string(copies) +
-           " times with nothing to tell the copies apart (as an M1 Ultra's DTL channels); JouleBench reads "
-           "no channel whose name is published more than once rather than add the copies together";
+        " times with nothing to tell the copies apart (as an M1 Ultra's DTL channels); JouleBench reads "
+        "no channel whose name is published more than once rather than add the copies together";
 }
 
 // The named channel's advance in nJ among the deltas; the error names a missing channel, an
@@ -306,18 +307,22 @@ struct Publication {
         j["raw_value"] = raw_value;
         std::string note;
         if (st == "zero")
-            note = what + " read 0 at every read and never advanced: the channel is published but dead "
-                          "(macOS 27 betas' CPU Energy does this); its energy is missing";
+            note = what +
+                " read 0 at every read and never advanced: the channel is published but dead "
+                "(macOS 27 betas' CPU Energy does this); its energy is missing";
         else if (st == "frozen")
             note = what + " never advanced in " + std::to_string(reads) + " reads: frozen at " +
-                   std::to_string(raw_value) + " (a power manager that publishes rarely, e.g. every 30 minutes "
-                   "on a headless M5 Ultra); its energy is missing";
+                std::to_string(raw_value) +
+                " (a power manager that publishes rarely, e.g. every 30 minutes "
+                "on a headless M5 Ultra); its energy is missing";
         else if (st == "periodic")
             note = what + " advanced at " + std::to_string(advances) + " of " + std::to_string(reads) +
-                   " reads" + (gap ? ", about every " + std::to_string(std::llround(*gap)) + " ms" : std::string()) +
-                   ": it publishes coarser than the sampling period";
+                " reads" +
+                (gap ? ", about every " + std::to_string(std::llround(*gap)) + " ms" : std::string()) +
+                ": it publishes coarser than the sampling period";
         else if (st == "every-read")
-            note = what + " advanced at " + std::to_string(advances) + " of " + std::to_string(reads) + " reads";
+            note = what + " advanced at " + std::to_string(advances) + " of " + std::to_string(reads) +
+                " reads";
         j["note"] = note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(note);
         return j;
     }
@@ -375,8 +380,9 @@ public:
             joined += (joined.empty() ? "" : " + ") + c;
         j["channel"] = joined;
         if (channel_ == "cpu") {
-            j["total"] = channels_.size() == 1 ? "the chip's CPU Energy channel"
-                                               : "the sum of the dies' CPU Energy channels (no plain CPU Energy)";
+            j["total"] = channels_.size() == 1
+                ? "the chip's CPU Energy channel"
+                : "the sum of the dies' CPU Energy channels (no plain CPU Energy)";
             j["parts"] = channels_;
         }
         std::lock_guard g(pub_mutex_);
@@ -479,7 +485,8 @@ Result<std::vector<IOReportChannel>> ioreportEnergyChannels(const AppleLibraries
     for (const ChannelDelta& c : *d) {
         if (c.name.empty())
             continue;
-        auto seen = std::find_if(out.begin(), out.end(), [&](const IOReportChannel& o) { return o.name == c.name; });
+        auto seen = std::find_if(out.begin(), out.end(),
+                                 [&](const IOReportChannel& o) { return o.name == c.name; });
         if (seen != out.end())
             ++seen->copies;
         else
@@ -492,7 +499,8 @@ std::vector<CounterStatus> ioreportStatuses(const AppleLibraries& libs)
 {
     std::vector<CounterStatus> list;
     CounterStatus gpu{"ioreport-gpu", true, false, {}, kGpuDescription};
-    CounterStatus cpu{kIOReportCpuSpec, true, false, {}, "Apple CPU energy, the whole CPU (IOReport Energy Model)"};
+    CounterStatus cpu{
+        kIOReportCpuSpec, true, false, {}, "Apple CPU energy, the whole CPU (IOReport Energy Model)"};
     auto chans = ioreportEnergyChannels(libs);
     if (!chans) {
         const bool none = libs.corefoundation.empty() || libs.ioreport.empty();
@@ -521,8 +529,8 @@ std::vector<CounterStatus> ioreportStatuses(const AppleLibraries& libs)
                     if (c.name == p && (!ioreportUnitToNj(c.unit) || c.copies > 1)) {
                         cpu.available = false;
                         cpu.reason = c.copies > 1 ? publishedTwice(p, c.copies)
-                                                  : "IOReport's 'Energy Model' channel '" + p + "': " +
-                                                        ioreportUnitToNj(c.unit).error();
+                                                  : "IOReport's 'Energy Model' channel '" + p +
+                                "': " + ioreportUnitToNj(c.unit).error();
                     }
         } else {
             cpu.reason = parts.error();

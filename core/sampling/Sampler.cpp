@@ -281,7 +281,8 @@ std::vector<std::string> Sampler::integrityWarnings() const
         // The counter may say why (IOReport: frozen at a value, or reading 0).
         const nlohmann::ordered_json info = counter_->info();
         const auto pub = info.find("publication");
-        const bool why = pub != info.end() && pub->is_object() && pub->contains("note") && (*pub)["note"].is_string();
+        const bool why = pub != info.end() && pub->is_object() && pub->contains("note") &&
+            (*pub)["note"].is_string();
         w.push_back(spec_ + ": the counter never advanced in " +
                     std::to_string(std::llround(j["never_advanced_ms"].get<double>())) +
                     " ms of reads: it is frozen, dead or publishes less often than the run lasts, so every "

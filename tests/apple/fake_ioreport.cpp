@@ -47,7 +47,7 @@ struct Channel {
     double carry = 0;         // fraction of a count not yet whole
     int publish_ms = 0;       // 0: publishes at once
     std::int64_t published_ns = 0;
-    bool still = false;       // frozen or zero: count never moves
+    bool still = false;  // frozen or zero: count never moves
 };
 
 struct State {

@@ -41,7 +41,10 @@ std::vector<std::pair<std::string, std::string>> fixtureChannels(const char* chi
     return out;
 }
 
-bool has(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+bool has(const std::string& hay, const std::string& needle)
+{
+    return hay.find(needle) != std::string::npos;
+}
 
 const CounterStatus* find(const std::vector<CounterStatus>& list, const std::string& spec)
 {
@@ -131,11 +134,13 @@ private slots:
             QVERIFY2(s, c.name.c_str());
             QCOMPARE(s->available, c.copies == 1);
             if (c.copies > 1)
-                QVERIFY2(has(s->reason, "publishes '" + c.name + "' 2 times with nothing to tell the copies apart"),
+                QVERIFY2(has(s->reason,
+                             "publishes '" + c.name + "' 2 times with nothing to tell the copies apart"),
                          s->reason.c_str());
         }
         // No chip publishes a package total; the old generic names are nowhere.
-        for (const char* absent : {"ioreport:ANE", "ioreport:DRAM", "ioreport:GPU SRAM", "ioreport:Package Energy"})
+        for (const char* absent :
+             {"ioreport:ANE", "ioreport:DRAM", "ioreport:GPU SRAM", "ioreport:Package Energy"})
             QVERIFY2(!find(list, absent), absent);
     }
 
@@ -207,7 +212,8 @@ private slots:
         std::set<std::string> names;
         for (const auto& c : fixtureChannels(chip.toLatin1().constData()))
             names.insert(c.second);
-        QVERIFY2(names.count(a.toStdString()) && names.count(b.toStdString()), "a channel the chip publishes");
+        QVERIFY2(names.count(a.toStdString()) && names.count(b.toStdString()),
+                 "a channel the chip publishes");
         const std::string sa = "ioreport:" + a.toStdString();
         const std::string sb = "ioreport:" + b.toStdString();
         for (const std::string& e : {overlap({sa, sb}), overlap({sb, sa})}) {
@@ -223,19 +229,22 @@ private slots:
     void overlapMessagesSayWhatToDo()
     {
         QCOMPARE(overlap({"ioreport:CPU Energy", "ioreport:PACC_0"}),
-                 std::string("--counter ioreport:CPU Energy and --counter ioreport:PACC_0 overlap: IOReport's 'CPU "
-                             "Energy' is a total that includes 'PACC_0', so their energies would be counted twice; "
-                             "keep ioreport:CPU Energy for the total, or ioreport:PACC_0 (with its sibling "
-                             "channels) for the parts"));
+                 std::string(
+                     "--counter ioreport:CPU Energy and --counter ioreport:PACC_0 overlap: IOReport's 'CPU "
+                     "Energy' is a total that includes 'PACC_0', so their energies would be counted twice; "
+                     "keep ioreport:CPU Energy for the total, or ioreport:PACC_0 (with its sibling "
+                     "channels) for the parts"));
         QCOMPARE(overlap({"ioreport:GPU0", "ioreport-gpu"}),
-                 std::string("--counter ioreport-gpu and --counter ioreport:GPU0 read one rail: IOReport publishes "
-                             "the GPU's energy twice, as 'GPU Energy' (nJ) and as 'GPU0' (mJ), so their energies "
-                             "would be counted twice; keep one of them (ioreport-gpu: nJ, the finer unit)"));
+                 std::string(
+                     "--counter ioreport-gpu and --counter ioreport:GPU0 read one rail: IOReport publishes "
+                     "the GPU's energy twice, as 'GPU Energy' (nJ) and as 'GPU0' (mJ), so their energies "
+                     "would be counted twice; keep one of them (ioreport-gpu: nJ, the finer unit)"));
         QCOMPARE(overlap({"ioreport:PACC0_CPM", "ioreport:CPU Energy"}),
-                 std::string("--counter ioreport:CPU Energy and --counter ioreport:PACC0_CPM may overlap: whether "
-                             "IOReport's 'CPU Energy' includes 'PACC0_CPM' is not published (Apple documents "
-                             "neither), so their sum could count energy twice; measure ioreport:PACC0_CPM in a run "
-                             "of its own"));
+                 std::string(
+                     "--counter ioreport:CPU Energy and --counter ioreport:PACC0_CPM may overlap: whether "
+                     "IOReport's 'CPU Energy' includes 'PACC0_CPM' is not published (Apple documents "
+                     "neither), so their sum could count energy twice; measure ioreport:PACC0_CPM in a run "
+                     "of its own"));
         // The CPU total against what it adds up.
         QVERIFY(has(overlap({"ioreport:cpu", "ioreport:CPU Energy"}), "read the same energy"));
         QVERIFY(has(overlap({"ioreport:DIE_1_CPU Energy", "ioreport:cpu"}),
@@ -250,10 +259,12 @@ private slots:
     {
         QTest::addColumn<QString>("chip");
         QTest::addColumn<QStringList>("parts");
-        QTest::newRow("M1 macOS 11") << QStringLiteral("m1-macos11") << QStringList{QStringLiteral("CPU Energy")};
+        QTest::newRow("M1 macOS 11") << QStringLiteral("m1-macos11")
+                                     << QStringList{QStringLiteral("CPU Energy")};
         QTest::newRow("M1 Max") << QStringLiteral("m1-max") << QStringList{QStringLiteral("CPU Energy")};
         QTest::newRow("M1 Ultra") << QStringLiteral("m1-ultra")
-                                  << QStringList{QStringLiteral("DIE_0_CPU Energy"), QStringLiteral("DIE_1_CPU Energy")};
+                                  << QStringList{QStringLiteral("DIE_0_CPU Energy"),
+                                                 QStringLiteral("DIE_1_CPU Energy")};
         QTest::newRow("M5 Max") << QStringLiteral("m5-max") << QStringList{QStringLiteral("CPU Energy")};
     }
     void cpuTotal()
@@ -303,7 +314,8 @@ private slots:
         o.apple = fakeAppleLibraries();
         auto c = openCounter(kIOReportCpuSpec, o);
         QVERIFY(!c.ok());
-        QVERIFY2(has(c.error(), "neither a 'CPU Energy' channel nor a 'DIE_<n>_CPU Energy' channel"), c.error().c_str());
+        QVERIFY2(has(c.error(), "neither a 'CPU Energy' channel nor a 'DIE_<n>_CPU Energy' channel"),
+                 c.error().c_str());
         const CounterStatus* s = find(ioreportStatuses(o.apple), kIOReportCpuSpec);
         QVERIFY(s && !s->available);
         QCOMPARE(s->reason, c.error().substr(c.error().find("IOReport's")));
@@ -317,10 +329,11 @@ private slots:
         o.apple = fakeAppleLibraries();
         auto c = openCounter("ioreport:PCPU1DTL2a", o);
         QVERIFY(!c.ok());
-        QCOMPARE(c.error(), std::string("counter ioreport:PCPU1DTL2a: IOReport's 'Energy Model' group publishes "
-                                        "'PCPU1DTL2a' 2 times with nothing to tell the copies apart (as an M1 "
-                                        "Ultra's DTL channels); JouleBench reads no channel whose name is published "
-                                        "more than once rather than add the copies together"));
+        QCOMPARE(c.error(),
+                 std::string("counter ioreport:PCPU1DTL2a: IOReport's 'Energy Model' group publishes "
+                             "'PCPU1DTL2a' 2 times with nothing to tell the copies apart (as an M1 "
+                             "Ultra's DTL channels); JouleBench reads no channel whose name is published "
+                             "more than once rather than add the copies together"));
         // A name published once on the same chip reads as usual.
         auto ane = openCounter("ioreport:ANE0_1", o);
         QVERIFY2(ane.ok(), ane.ok() ? "" : ane.error().c_str());
@@ -329,8 +342,9 @@ private slots:
     // How a channel publishes, named in counter_info: every read, every P ms, frozen, dead.
     void publicationIsNamed()
     {
-        QVERIFY(serve("m5-max", "power 3 0 GPU Energy\npower 2 0 DRAM0\npower 4 0 ANE0\n"
-                                "publish 150 DRAM0\nfrozen 8123456 CPU Energy\nzero ANE0\n"));
+        QVERIFY(serve("m5-max",
+                      "power 3 0 GPU Energy\npower 2 0 DRAM0\npower 4 0 ANE0\n"
+                      "publish 150 DRAM0\nfrozen 8123456 CPU Energy\nzero ANE0\n"));
         CounterOptions o;
         o.apple = fakeAppleLibraries();
         std::vector<std::unique_ptr<EnergyCounter>> cs;
@@ -348,8 +362,8 @@ private slots:
                     return false;
             return true;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(readAll() && pub(1)["advances"].get<int>() >= 4 && pub(0)["reads"].get<int>() >= 12,
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            readAll() && pub(1)["advances"].get<int>() >= 4 && pub(0)["reads"].get<int>() >= 12, 20000);
         QCOMPARE(pub(0)["state"].get<std::string>(), std::string("every-read"));
         QCOMPARE(pub(1)["state"].get<std::string>(), std::string("periodic"));
         const double gap = pub(1)["median_advance_gap_ms"].get<double>();
@@ -362,7 +376,8 @@ private slots:
                      has(pub(2)["note"].get<std::string>(), " reads: frozen at 8123456"),
                  pub(2).dump().c_str());
         QCOMPARE(pub(3)["state"].get<std::string>(), std::string("zero"));
-        QVERIFY2(has(pub(3)["note"].get<std::string>(), "'ANE0' read 0 at every read"), pub(3).dump().c_str());
+        QVERIFY2(has(pub(3)["note"].get<std::string>(), "'ANE0' read 0 at every read"),
+                 pub(3).dump().c_str());
     }
 };
 

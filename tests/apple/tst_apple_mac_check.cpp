@@ -37,13 +37,14 @@ class TestAppleMacCheck : public QObject {
         env.insert(QStringLiteral("FAKE_IOREPORT_CONFIG"), conf);
         const QString out = dir_.filePath(QStringLiteral("%1.json").arg(QLatin1String(chip)));
         c.ran = runProgram(QStringLiteral("bash"),
-                           {QStringLiteral(JB_SOURCE_DIR "/packaging/macos/mac_check.sh"), QStringLiteral("--bin"),
-                            QStringLiteral(JB_BIN_DIR), QStringLiteral("--out"), out, QStringLiteral("--"),
-                            QStringLiteral("--corefoundation-library"), QStringLiteral(JB_FAKE_CF_LIB),
-                            QStringLiteral("--ioreport-library"), QStringLiteral(JB_FAKE_IOREPORT_LIB),
-                            QStringLiteral("--libproc-library"), QStringLiteral(JB_FAKE_LIBPROC_LIB),
-                            QStringLiteral("--libsystem-library"), QStringLiteral(JB_FAKE_LIBPROC_LIB),
-                            QStringLiteral("--ioreg"), dir_.filePath(QStringLiteral("ioreg"))},
+                           {QStringLiteral(JB_SOURCE_DIR "/packaging/macos/mac_check.sh"),
+                            QStringLiteral("--bin"), QStringLiteral(JB_BIN_DIR), QStringLiteral("--out"), out,
+                            QStringLiteral("--"), QStringLiteral("--corefoundation-library"),
+                            QStringLiteral(JB_FAKE_CF_LIB), QStringLiteral("--ioreport-library"),
+                            QStringLiteral(JB_FAKE_IOREPORT_LIB), QStringLiteral("--libproc-library"),
+                            QStringLiteral(JB_FAKE_LIBPROC_LIB), QStringLiteral("--libsystem-library"),
+                            QStringLiteral(JB_FAKE_LIBPROC_LIB), QStringLiteral("--ioreg"),
+                            dir_.filePath(QStringLiteral("ioreg"))},
                            env, 150000);
         QFile r(out);
         if (r.open(QIODevice::ReadOnly))
@@ -55,11 +56,18 @@ class TestAppleMacCheck : public QObject {
 
     static QJsonObject info(const Check& c, const char* spec)
     {
-        return c.record.value(QStringLiteral("counter_info")).toObject().value(QLatin1String(spec)).toObject();
+        return c.record.value(QStringLiteral("counter_info"))
+            .toObject()
+            .value(QLatin1String(spec))
+            .toObject();
     }
     static QString publication(const Check& c, const char* spec)
     {
-        return info(c, spec).value(QStringLiteral("publication")).toObject().value(QStringLiteral("state")).toString();
+        return info(c, spec)
+            .value(QStringLiteral("publication"))
+            .toObject()
+            .value(QStringLiteral("state"))
+            .toString();
     }
 
 private slots:
@@ -78,24 +86,28 @@ private slots:
 
     void m1Ultra()
     {
-        const Check c = runCheck("m1-ultra", "power 2 0 DIE_0_CPU Energy\npower 1.5 0 DIE_1_CPU Energy\n"
-                                             "power 4 0 GPU Energy\npublish 1050 unit:mJ\n");
+        const Check c = runCheck("m1-ultra",
+                                 "power 2 0 DIE_0_CPU Energy\npower 1.5 0 DIE_1_CPU Energy\n"
+                                 "power 4 0 GPU Energy\npublish 1050 unit:mJ\n");
         const QString all = c.ran.out + c.ran.err;
         QVERIFY2(c.ran.code == 0, qPrintable(all));
-        QVERIFY2(QRegularExpression(QStringLiteral("\\nioreport:cpu +yes +Apple CPU energy, the whole CPU "
-                                                   "\\(IOReport Energy Model\\): the sum of 'DIE_0_CPU Energy' \\+ "
-                                                   "'DIE_1_CPU Energy'"))
+        QVERIFY2(QRegularExpression(
+                     QStringLiteral("\\nioreport:cpu +yes +Apple CPU energy, the whole CPU "
+                                    "\\(IOReport Energy Model\\): the sum of 'DIE_0_CPU Energy' \\+ "
+                                    "'DIE_1_CPU Energy'"))
                      .match(all)
                      .hasMatch(),
                  qPrintable(all));
         QCOMPARE(c.record.value(QStringLiteral("status")).toString(), QStringLiteral("complete"));
         const QJsonObject cpu = info(c, "ioreport:cpu");
-        QCOMPARE(cpu.value(QStringLiteral("channel")).toString(), QStringLiteral("DIE_0_CPU Energy + DIE_1_CPU Energy"));
+        QCOMPARE(cpu.value(QStringLiteral("channel")).toString(),
+                 QStringLiteral("DIE_0_CPU Energy + DIE_1_CPU Energy"));
         QCOMPARE(cpu.value(QStringLiteral("parts")).toArray().size(), 2);
         QCOMPARE(publication(c, "ioreport:cpu"), QStringLiteral("periodic"));
         QCOMPARE(publication(c, "ioreport-gpu"), QStringLiteral("every-read"));
-        QVERIFY2(c.warnings.contains(QStringLiteral("ioreport:cpu: the sampling period (100 ms) is shorter than the "
-                                                    "counter's update cadence")),
+        QVERIFY2(c.warnings.contains(
+                     QStringLiteral("ioreport:cpu: the sampling period (100 ms) is shorter than the "
+                                    "counter's update cadence")),
                  qPrintable(c.warnings));
         QVERIFY2(!c.warnings.contains(QStringLiteral("ioreport-gpu:")), qPrintable(c.warnings));
         // The script printed the record's counter_info for the report.
@@ -108,7 +120,8 @@ private slots:
         const QString all = c.ran.out + c.ran.err;
         QVERIFY2(c.ran.code == 0, qPrintable(all));
         QCOMPARE(c.record.value(QStringLiteral("status")).toString(), QStringLiteral("complete"));
-        QCOMPARE(info(c, "ioreport:cpu").value(QStringLiteral("channel")).toString(), QStringLiteral("CPU Energy"));
+        QCOMPARE(info(c, "ioreport:cpu").value(QStringLiteral("channel")).toString(),
+                 QStringLiteral("CPU Energy"));
         QCOMPARE(publication(c, "ioreport:cpu"), QStringLiteral("zero"));
         QCOMPARE(publication(c, "ioreport-gpu"), QStringLiteral("every-read"));
         QVERIFY2(c.warnings.contains(QStringLiteral("ioreport:cpu: the counter never advanced")) &&

@@ -83,8 +83,13 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray text = f.readAll();
         const GpuTimes t = parseIoregGpuTimes(view(text));
-        const GpuTimes expected{{357, 249658696208 + 5914750 + 5902000}, {542, 0}, {942, 0}, {950, 0},
-                                {1204, 61250000 + 3750000}, {2231, 1875000 + 125000}, {9083, 224600041}};
+        const GpuTimes expected{{357, 249658696208 + 5914750 + 5902000},
+                                {542, 0},
+                                {942, 0},
+                                {950, 0},
+                                {1204, 61250000 + 3750000},
+                                {2231, 1875000 + 125000},
+                                {9083, 224600041}};
         QCOMPARE(t, expected);
     }
 
