@@ -198,6 +198,8 @@ CounterDetails counterDetails(const std::string& spec, const CounterOptions& opt
         d.unit = "mJ";
     } else if (spec == "task") {
         d.scope = "the child process's own CPU time (energy on macOS)";
+    } else if (isIOReportSpec(spec)) {
+        d.scope = ioreportScope(spec);  // ioreport:cpu: CPU Energy, or the dies' totals added
     }
     return d;
 }
@@ -253,7 +255,8 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
     return Error{
         "unknown counter '" + spec + "'; known counters: rapl, rapl:NAME" +
         (rapl_names.empty() ? std::string() : " (here: " + rapl_names + ")") +
-        ", rapl:packages, hwmon:CHIP:LABEL, task, ioreport-gpu, sim, nvml, nvml:N, nvml-power:N, ioreport:CHANNEL "
+        ", rapl:packages, hwmon:CHIP:LABEL, task, ioreport-gpu, ioreport:cpu, sim, nvml, nvml:N, nvml-power:N, "
+        "ioreport:CHANNEL "
         "('joulebench-cli counters' says which are readable)"};
 }
 

@@ -48,13 +48,25 @@ std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
     return r;
 }
 
-// Every `"accumulatedGPUTime"=N` of the node, summed.
+// Every `"accumulatedGPUTime"=N` of the node, summed: the entries of its AppUsage list (Apple
+// silicon). A node without one may carry the time as its own top-level property,
+// `"accumulatedGPUTime" = N` (said of Intel Macs' accelerator clients); that is read instead,
+// never both, so a node is not counted twice.
 std::int64_t accumulatedGpuTime(std::string_view node)
 {
-    static constexpr std::string_view kKey = "\"accumulatedGPUTime\"=";
+    static constexpr std::string_view kEntry = "\"accumulatedGPUTime\"=";
+    static constexpr std::string_view kTopLevel = "\"accumulatedGPUTime\" = ";
     std::int64_t sum = 0;
-    for (auto at = node.find(kKey); at != std::string_view::npos; at = node.find(kKey, at + 1))
-        if (const auto v = leadingNumber(node.substr(at + kKey.size())))
+    bool entries = false;
+    for (auto at = node.find(kEntry); at != std::string_view::npos; at = node.find(kEntry, at + 1))
+        if (const auto v = leadingNumber(node.substr(at + kEntry.size()))) {
+            sum = saturatingAdd(sum, *v);
+            entries = true;
+        }
+    if (entries)
+        return sum;
+    for (auto at = node.find(kTopLevel); at != std::string_view::npos; at = node.find(kTopLevel, at + 1))
+        if (const auto v = leadingNumber(node.substr(at + kTopLevel.size())))
             sum = saturatingAdd(sum, *v);
     return sum;
 }

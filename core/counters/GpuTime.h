@@ -16,7 +16,8 @@ namespace jb {
 using GpuTimes = std::map<std::int64_t, std::int64_t>;  // pid -> accumulated GPU time (ns)
 
 // Each client node's AppUsage accumulatedGPUTime values summed to the pid its
-// IOUserClientCreator names, as the reference.
+// IOUserClientCreator names, as the reference. A node with no AppUsage entry but a top-level
+// `"accumulatedGPUTime" = N` property (the Intel-Mac shape, not verified on a Mac) counts N.
 GpuTimes parseIoregGpuTimes(std::string_view text);
 
 // Runs the ioreg program (a path, for tests) and parses its output.

@@ -6,10 +6,14 @@
 // Copy call returns is released exactly once; what a Get call returns is borrowed.
 #include <jb/counters/IOReportGpu.h>
 
+#include <jb/base/Clock.h>
+
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <utility>
 
 namespace jb {
@@ -136,6 +140,21 @@ public:
         return out;
     }
 
+    // Every channel's raw value in one sample (what IOReportSimpleGetIntegerValue gives for the
+    // sample itself, not a delta): a frozen channel keeps its value, a dead one reads 0.
+    std::vector<ChannelDelta> values(CFRef sample)
+    {
+        std::vector<ChannelDelta> out;
+        CFRef arr = sample ? api_.CFDictionaryGetValue(sample, key_) : nullptr;
+        const CFIndex n = arr ? api_.CFArrayGetCount(arr) : 0;
+        for (CFIndex i = 0; i < n; ++i)
+            if (CFRef ch = api_.CFArrayGetValueAtIndex(arr, i))
+                out.push_back({str(api_.IOReportChannelGetChannelName(ch)),
+                               str(api_.IOReportChannelGetUnitLabel(ch)),
+                               api_.IOReportSimpleGetIntegerValue(ch, 0)});
+        return out;
+    }
+
     // Two samples' deltas: the channels the machine reports right now.
     Result<std::vector<ChannelDelta>> probe()
     {
@@ -187,25 +206,127 @@ private:
     CFRef key_ = nullptr;
 };
 
-// The named channel's advance in nJ among the deltas; the error names a missing channel or
-// an unknown unit.
+std::string publishedTwice(const std::string& channel, int copies)
+{
+    return "IOReport's 'Energy Model' group publishes '" + channel + "' " + std::to_string(copies) +
+        " times with nothing to tell the copies apart (as an M1 Ultra's DTL channels); JouleBench reads "
+        "no channel whose name is published more than once rather than add the copies together";
+}
+
+// The named channel's advance in nJ among the deltas; the error names a missing channel, an
+// unknown unit, or a name published more than once (never added together).
 Result<double> channelNj(const std::vector<ChannelDelta>& deltas, const std::string& channel)
 {
     double total = 0;
-    bool found = false;
+    int found = 0;
     for (const ChannelDelta& d : deltas) {
         if (d.name != channel)
             continue;
         auto factor = ioreportUnitToNj(d.unit);
         if (!factor)
             return Error{"IOReport's 'Energy Model' channel '" + channel + "': " + factor.error()};
-        found = true;
-        total += double(d.value) * *factor;
+        ++found;
+        total = double(d.value) * *factor;
     }
-    if (!found)
+    if (found == 0)
         return Error{"IOReport's 'Energy Model' group has no '" + channel + "' channel on this Mac"};
+    if (found > 1)
+        return Error{publishedTwice(channel, found)};
     return total;
 }
+
+bool isDieCpuTotal(const std::string& name)
+{
+    const IOReportChannelRole r = ioreportChannelRole(name);
+    return r.role == IOReportRole::CpuTotal && !r.die.empty();
+}
+
+// The channels ioreport:cpu adds up on this machine: CPU Energy, else every DIE_<n>_CPU Energy.
+Result<std::vector<std::string>> cpuTotalChannels(const std::vector<ChannelDelta>& deltas)
+{
+    std::vector<std::string> dies;
+    for (const ChannelDelta& d : deltas) {
+        if (d.name == "CPU Energy")
+            return std::vector<std::string>{"CPU Energy"};
+        if (isDieCpuTotal(d.name) && std::find(dies.begin(), dies.end(), d.name) == dies.end())
+            dies.push_back(d.name);
+    }
+    if (dies.empty())
+        return Error{"IOReport's 'Energy Model' group has neither a 'CPU Energy' channel nor a "
+                     "'DIE_<n>_CPU Energy' channel per die on this Mac, so there is no CPU total to read"};
+    std::sort(dies.begin(), dies.end());
+    return dies;
+}
+
+// How a counter's channels have published over its reads, for counter_info: every read, every
+// so often (a coarse channel), or never (frozen at a value, or stuck at 0).
+struct Publication {
+    std::int64_t reads = 0;     // reads since the counter opened
+    std::int64_t advances = 0;  // reads whose delta was not zero
+    std::vector<std::int64_t> advance_ns;
+    std::int64_t raw_value = 0;  // the channels' raw value in the latest sample (summed)
+
+    void note(double delta_nj, std::int64_t raw)
+    {
+        ++reads;
+        raw_value = raw;
+        if (delta_nj != 0) {
+            ++advances;
+            if (advance_ns.size() < 100000)
+                advance_ns.push_back(monotonicNs());
+        }
+    }
+    std::optional<double> medianGapMs() const
+    {
+        if (advance_ns.size() < 2)
+            return std::nullopt;
+        std::vector<double> g;
+        for (std::size_t i = 1; i < advance_ns.size(); ++i)
+            g.push_back(double(advance_ns[i] - advance_ns[i - 1]) / 1e6);
+        std::nth_element(g.begin(), g.begin() + std::ptrdiff_t(g.size() / 2), g.end());
+        return g[g.size() / 2];
+    }
+    // "every-read", "periodic", "frozen", "zero" or "too-few-reads".
+    std::string state() const
+    {
+        if (reads < 3)
+            return "too-few-reads";
+        if (advances == 0)
+            return raw_value == 0 ? "zero" : "frozen";
+        return advances * 10 >= reads * 9 ? "every-read" : "periodic";
+    }
+    nlohmann::ordered_json json(const std::string& what) const
+    {
+        nlohmann::ordered_json j;
+        const std::string st = state();
+        j["state"] = st;
+        j["reads"] = reads;
+        j["advances"] = advances;
+        const auto gap = medianGapMs();
+        j["median_advance_gap_ms"] = gap ? nlohmann::ordered_json(*gap) : nlohmann::ordered_json(nullptr);
+        j["raw_value"] = raw_value;
+        std::string note;
+        if (st == "zero")
+            note = what +
+                " read 0 at every read and never advanced: the channel is published but dead "
+                "(macOS 27 betas' CPU Energy does this); its energy is missing";
+        else if (st == "frozen")
+            note = what + " never advanced in " + std::to_string(reads) + " reads: frozen at " +
+                std::to_string(raw_value) +
+                " (a power manager that publishes rarely, e.g. every 30 minutes "
+                "on a headless M5 Ultra); its energy is missing";
+        else if (st == "periodic")
+            note = what + " advanced at " + std::to_string(advances) + " of " + std::to_string(reads) +
+                " reads" +
+                (gap ? ", about every " + std::to_string(std::llround(*gap)) + " ms" : std::string()) +
+                ": it publishes coarser than the sampling period";
+        else if (st == "every-read")
+            note = what + " advanced at " + std::to_string(advances) + " of " + std::to_string(reads) +
+                " reads";
+        j["note"] = note.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(note);
+        return j;
+    }
+};
 
 class IOReportCounter final : public EnergyCounter {
 public:
@@ -239,6 +360,7 @@ public:
             sub_->release(cur);
             return Error{d.error()};
         }
+        notePublication(*d, cur);
         sub_->release(prev_);
         prev_ = cur;
         const double add = *d + carry_nj_;
@@ -253,18 +375,30 @@ public:
         nlohmann::ordered_json j;
         j["kind"] = spec_ == "ioreport-gpu" ? "ioreport-gpu" : "ioreport";
         j["group"] = kGroup;
-        j["channel"] = channel_;
+        std::string joined;
+        for (const std::string& c : channels_)
+            joined += (joined.empty() ? "" : " + ") + c;
+        j["channel"] = joined;
+        if (channel_ == "cpu") {
+            j["total"] = channels_.size() == 1
+                ? "the chip's CPU Energy channel"
+                : "the sum of the dies' CPU Energy channels (no plain CPU Energy)";
+            j["parts"] = channels_;
+        }
+        std::lock_guard g(pub_mutex_);
         j["unit"] = unit_label_;
+        j["publication"] = publication_.json("'" + joined + "'");
         return j;
     }
 
 private:
     IOReportCounter(std::string spec, std::string channel, std::unique_ptr<Subscription> sub)
-        : spec_(std::move(spec)), channel_(std::move(channel)), sub_(std::move(sub))
+        : spec_(std::move(spec)), channel_(std::move(channel)), channels_{channel_}, sub_(std::move(sub))
     {
     }
 
-    // A first sample, and a second one that proves the channel is there with a known unit.
+    // A first sample, and a second one that proves the channels are there with a known unit
+    // (and, for ioreport:cpu, finds which channels make the CPU total on this chip).
     Status start()
     {
         prev_ = sub_->sample();
@@ -273,6 +407,15 @@ private:
         CFRef probe = sub_->sample();
         if (!probe)
             return Error{"IOReportCreateSamples returned no sample"};
+        if (channel_ == "cpu") {
+            auto d = sub_->deltas(prev_, probe);
+            auto parts = d ? cpuTotalChannels(*d) : Result<std::vector<std::string>>(Error{d.error()});
+            if (!parts) {
+                sub_->release(probe);
+                return Error{parts.error()};
+            }
+            channels_ = *parts;
+        }
         auto d = advanceNj(prev_, probe);
         sub_->release(probe);
         if (!d)
@@ -285,15 +428,39 @@ private:
         auto d = sub_->deltas(a, b);
         if (!d)
             return Error{d.error()};
-        for (const ChannelDelta& c : *d)
-            if (c.name == channel_)
-                unit_label_ = c.unit;
-        return channelNj(*d, channel_);
+        double sum = 0;
+        std::string units;
+        for (const std::string& channel : channels_) {
+            for (const ChannelDelta& c : *d)
+                if (c.name == channel && units.find(c.unit) == std::string::npos)
+                    units += (units.empty() ? "" : ", ") + c.unit;
+            auto nj = channelNj(*d, channel);
+            if (!nj)
+                return Error{nj.error()};
+            sum += *nj;
+        }
+        std::lock_guard g(pub_mutex_);
+        unit_label_ = units;
+        return sum;
+    }
+
+    void notePublication(double delta_nj, CFRef sample)
+    {
+        std::int64_t raw = 0;
+        for (const ChannelDelta& v : sub_->values(sample))
+            if (std::find(channels_.begin(), channels_.end(), v.name) != channels_.end())
+                raw += v.value;
+        std::lock_guard g(pub_mutex_);
+        publication_.note(delta_nj, raw);
     }
 
     std::string spec_;
-    std::string channel_;
+    std::string channel_;                // the spec's channel ("cpu" for ioreport:cpu)
+    std::vector<std::string> channels_;  // the channels read and added (CPU total: one per die)
     std::unique_ptr<Subscription> sub_;
+    mutable std::mutex pub_mutex_;  // guards publication_ and unit_label_: readNj (sampler
+                                    // thread) writes them, info() reads them
+    Publication publication_;
     CFRef prev_ = nullptr;
     std::string unit_label_;
     std::int64_t total_nj_ = 0;
@@ -316,11 +483,14 @@ Result<std::vector<IOReportChannel>> ioreportEnergyChannels(const AppleLibraries
         return Error{d.error()};
     std::vector<IOReportChannel> out;
     for (const ChannelDelta& c : *d) {
-        bool seen = false;
-        for (const IOReportChannel& o : out)
-            seen = seen || o.name == c.name;
-        if (!seen && !c.name.empty())
-            out.push_back({c.name, c.unit});
+        if (c.name.empty())
+            continue;
+        auto seen = std::find_if(out.begin(), out.end(),
+                                 [&](const IOReportChannel& o) { return o.name == c.name; });
+        if (seen != out.end())
+            ++seen->copies;
+        else
+            out.push_back({c.name, c.unit, 1});
     }
     return out;
 }
@@ -329,22 +499,53 @@ std::vector<CounterStatus> ioreportStatuses(const AppleLibraries& libs)
 {
     std::vector<CounterStatus> list;
     CounterStatus gpu{"ioreport-gpu", true, false, {}, kGpuDescription};
+    CounterStatus cpu{
+        kIOReportCpuSpec, true, false, {}, "Apple CPU energy, the whole CPU (IOReport Energy Model)"};
     auto chans = ioreportEnergyChannels(libs);
     if (!chans) {
-        gpu.reason = libs.corefoundation.empty() || libs.ioreport.empty() ? ioreportNeedsMac("ioreport-gpu")
-                                                                          : chans.error();
+        const bool none = libs.corefoundation.empty() || libs.ioreport.empty();
+        gpu.reason = none ? ioreportNeedsMac("ioreport-gpu") : chans.error();
+        cpu.reason = none ? ioreportNeedsMac(kIOReportCpuSpec) : chans.error();
         list.push_back(gpu);
+        list.push_back(cpu);
         return list;
     }
     gpu.reason = "IOReport's 'Energy Model' group has no 'GPU Energy' channel on this Mac";
     list.push_back(gpu);
+    // The CPU total: CPU Energy, else the dies' totals added.
+    {
+        std::vector<ChannelDelta> names;
+        for (const IOReportChannel& c : *chans)
+            names.push_back({c.name, c.unit, 0});
+        auto parts = cpuTotalChannels(names);
+        if (parts) {
+            std::string joined;
+            for (const std::string& p : *parts)
+                joined += (joined.empty() ? "'" : "' + '") + p;
+            cpu.description += parts->size() == 1 ? ": " + joined + "'" : ": the sum of " + joined + "'";
+            cpu.available = true;
+            for (const std::string& p : *parts)
+                for (const IOReportChannel& c : *chans)
+                    if (c.name == p && (!ioreportUnitToNj(c.unit) || c.copies > 1)) {
+                        cpu.available = false;
+                        cpu.reason = c.copies > 1 ? publishedTwice(p, c.copies)
+                                                  : "IOReport's 'Energy Model' channel '" + p +
+                                "': " + ioreportUnitToNj(c.unit).error();
+                    }
+        } else {
+            cpu.reason = parts.error();
+        }
+    }
+    list.push_back(cpu);
     for (const IOReportChannel& c : *chans) {
         CounterStatus s{"ioreport:" + c.name, true, false, {},
                         "Apple IOReport Energy Model channel '" + c.name + "' (" + c.unit + ")"};
-        if (auto f = ioreportUnitToNj(c.unit); f)
-            s.available = true;
-        else
+        if (auto f = ioreportUnitToNj(c.unit); !f)
             s.reason = "IOReport's 'Energy Model' channel '" + c.name + "': " + f.error();
+        else if (c.copies > 1)
+            s.reason = publishedTwice(c.name, c.copies);
+        else
+            s.available = true;
         if (c.name == "GPU Energy") {
             list.front().available = s.available;
             list.front().reason = s.reason;

@@ -232,6 +232,15 @@ Sampler::StallFigures Sampler::stallFigures() const
     return s;
 }
 
+double Sampler::neverAdvancedMs() const
+{
+    if (!change_times_ns_.empty() || store_->size() < 10)
+        return 0;
+    const auto first = store_->slice(0, 1);
+    const double span_ms = first.empty() ? 0 : double(last_read_ns_ - first.front().t0_ns) / 1e6;
+    return span_ms >= 2000 ? span_ms : 0;
+}
+
 nlohmann::ordered_json Sampler::integrity() const
 {
     using oj = nlohmann::ordered_json;
@@ -250,6 +259,7 @@ nlohmann::ordered_json Sampler::integrity() const
     const bool coarse = st.cadence_ms && *st.cadence_ms > 1.5 * period_ms;
     j["period_shorter_than_cadence"] = coarse;
     j["suggested_sample_ms"] = coarse ? oj(std::ceil(*st.cadence_ms / 10.0) * 10.0) : oj(nullptr);
+    j["never_advanced_ms"] = neverAdvancedMs() > 0 ? oj(neverAdvancedMs()) : oj(nullptr);
     return j;
 }
 
@@ -267,6 +277,18 @@ std::vector<std::string> Sampler::integrityWarnings() const
                     std::to_string(std::llround(j["update_cadence_ms"].get<double>())) + " ms" +
                     (j["stalled_at_end"].get<bool>() ? "; still stalled at the end" : "") +
                     "): energy in that time is missing");
+    if (!j["never_advanced_ms"].is_null()) {
+        // The counter may say why (IOReport: frozen at a value, or reading 0).
+        const nlohmann::ordered_json info = counter_->info();
+        const auto pub = info.find("publication");
+        const bool why = pub != info.end() && pub->is_object() && pub->contains("note") &&
+            (*pub)["note"].is_string();
+        w.push_back(spec_ + ": the counter never advanced in " +
+                    std::to_string(std::llround(j["never_advanced_ms"].get<double>())) +
+                    " ms of reads: it is frozen, dead or publishes less often than the run lasts, so every "
+                    "figure of it is 0 and its energy is missing" +
+                    (why ? " (" + (*pub)["note"].get<std::string>() + ")" : std::string()));
+    }
     if (j["period_shorter_than_cadence"].get<bool>())
         w.push_back(spec_ + ": the sampling period (" + std::to_string(std::llround(double(period_ns_) / 1e6)) +
                     " ms) is shorter than the counter's update cadence (" +

@@ -85,6 +85,9 @@ private:
         double threshold_ms = 0;
     };
     StallFigures stallFigures() const;  // under fig_mutex_
+    // A counter that never advanced over at least 10 intervals and 2 s (frozen, dead, or
+    // publishing less often than the run lasts): the span in ms, else 0. Under fig_mutex_.
+    double neverAdvancedMs() const;
 };
 
 }  // namespace jb

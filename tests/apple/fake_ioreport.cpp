@@ -3,6 +3,14 @@
 // variable FAKE_IOREPORT_CONFIG names, read when the group is copied:
 //   channel UNIT IDLE_W BUSY_W NAME...   a channel counting energy in UNIT (nJ, uJ, mJ or any
 //                                        label, to test an unknown one)
+//   channels PATH                        every channel of a chip's list (tests/fixtures/apple:
+//                                        `UNIT NAME` lines, `#` comments), in its order, duplicate
+//                                        names included, at 0 W
+//   power IDLE_W BUSY_W NAME...          the power of the channel(s) of that name
+//   publish MS NAME...                   the channel publishes its count every MS ms, as a real
+//                                        chip's coarse channels (NAME `unit:mJ`: every mJ channel)
+//   frozen VALUE NAME...                 the channel reads VALUE and never advances
+//   zero NAME...                         the channel reads 0 and never advances
 //   flag PATH                            BUSY_W is added while PATH exists (the fake child's flag)
 //   nogroup                              the machine has no Energy Model group
 // A thread integrates each channel's power every millisecond into whole counts of its unit,
@@ -19,6 +27,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -33,8 +42,12 @@ struct Channel {
     std::string name, unit;
     double idle_w = 0, busy_w = 0;
     double per_joule = 1e9;   // counts of the unit per joule
-    std::int64_t count = 0;   // cumulative, in the unit
+    std::int64_t truth = 0;   // cumulative, in the unit
+    std::int64_t count = 0;   // what samples show: truth, as of the last publication
     double carry = 0;         // fraction of a count not yet whole
+    int publish_ms = 0;       // 0: publishes at once
+    std::int64_t published_ns = 0;
+    bool still = false;  // frozen or zero: count never moves
 };
 
 struct State {
@@ -78,8 +91,33 @@ void add(Channel& c, double joules)
 {
     const double x = joules * c.per_joule + c.carry;
     const double whole = std::floor(x);
-    c.count += std::int64_t(whole);
+    c.truth += std::int64_t(whole);
     c.carry = x - whole;
+    if (!c.still && c.publish_ms == 0)
+        c.count = c.truth;
+}
+
+// A coarse channel shows its count only every publish_ms, on a grid from its first moment.
+void publish(Channel& c, std::int64_t now_ns)
+{
+    if (c.still || c.publish_ms == 0)
+        return;
+    if (c.published_ns == 0)
+        c.published_ns = now_ns;
+    const std::int64_t step = std::int64_t(c.publish_ms) * 1000000;
+    if (now_ns - c.published_ns >= step) {
+        c.published_ns += (now_ns - c.published_ns) / step * step;
+        c.count = c.truth;
+    }
+}
+
+// The channels a config line names: every channel of that name, or `unit:U` every one in U.
+template <class F>
+void forNamed(std::vector<Channel>& chans, const std::string& name, F f)
+{
+    for (Channel& c : chans)
+        if (c.name == name || (name.rfind("unit:", 0) == 0 && c.unit == name.substr(5)))
+            f(c);
 }
 
 // (Re)reads the configuration; channels keep their counts when they stay.
@@ -103,6 +141,46 @@ void configure()
                 std::getline(ls >> std::ws, c.name);
                 c.per_joule = countsPerJoule(c.unit);
                 chans.push_back(c);
+            } else if (what == "channels") {
+                std::string list;
+                std::getline(ls >> std::ws, list);
+                std::ifstream lf(list);
+                std::string l;
+                while (std::getline(lf, l)) {
+                    if (l.empty() || l[0] == '#')
+                        continue;
+                    std::istringstream cs(l);
+                    Channel c;
+                    cs >> c.unit;
+                    std::getline(cs >> std::ws, c.name);
+                    c.per_joule = countsPerJoule(c.unit);
+                    chans.push_back(c);
+                }
+            } else if (what == "power") {
+                double idle = 0, busy = 0;
+                std::string name;
+                ls >> idle >> busy;
+                std::getline(ls >> std::ws, name);
+                forNamed(chans, name, [&](Channel& c) {
+                    c.idle_w = idle;
+                    c.busy_w = busy;
+                });
+            } else if (what == "publish") {
+                int ms = 0;
+                std::string name;
+                ls >> ms;
+                std::getline(ls >> std::ws, name);
+                forNamed(chans, name, [&](Channel& c) { c.publish_ms = ms; });
+            } else if (what == "frozen" || what == "zero") {
+                std::int64_t value = 0;
+                if (what == "frozen")
+                    ls >> value;
+                std::string name;
+                std::getline(ls >> std::ws, name);
+                forNamed(chans, name, [&](Channel& c) {
+                    c.still = true;
+                    c.truth = c.count = value;
+                });
             } else if (what == "flag") {
                 std::getline(ls >> std::ws, flag);
             } else if (what == "nogroup") {
@@ -113,9 +191,11 @@ void configure()
     std::lock_guard g(s.m);
     for (Channel& c : chans)
         for (const Channel& old : s.channels)
-            if (old.name == c.name && old.unit == c.unit) {
+            if (old.name == c.name && old.unit == c.unit && !c.still && !old.still) {
+                c.truth = old.truth;
                 c.count = old.count;
                 c.carry = old.carry;
+                c.published_ns = c.publish_ms == old.publish_ms ? old.published_ns : 0;
             }
     s.channels = std::move(chans);
     if (flag != s.flag && s.ticker.joinable())
@@ -136,8 +216,10 @@ void advanceLocked(State& s)
     const double dt = double(now - s.last_ns) * 1e-9;
     const busyflag::Watcher::Share share = s.watch.tick(s.last_ns, now);
     s.last_ns = now;
-    for (Channel& c : s.channels)
+    for (Channel& c : s.channels) {
         add(c, c.idle_w * dt + share.joules([&](double) { return c.busy_w; }));
+        publish(c, now);
+    }
     s.watch.published();
 }
 
@@ -238,6 +320,15 @@ FAKE_EXPORT const void* IOReportCreateSamplesDelta(const void* a, const void* b,
     const void* cb = channelsOf(b);
     if (!ca || !cb)
         return nullptr;
+    // Sample a's values by name, each copy of a name published twice in its order.
+    std::map<std::string, std::vector<std::int64_t>> in_a;
+    for (long j = 0; j < CFArrayGetCount(ca); ++j) {
+        const void* cha = CFArrayGetValueAtIndex(ca, j);
+        char name_a[256] = {};
+        CFStringGetCString(fakecf_dict_get_cstr(cha, "name"), name_a, sizeof name_a, 0x08000100);
+        in_a[name_a].push_back(fakecf_number_value(fakecf_dict_get_cstr(cha, "value")));
+    }
+    std::map<std::string, std::size_t> seen;
     const void* arr = fakecf_array_create();
     for (long i = 0; i < CFArrayGetCount(cb); ++i) {
         const void* chb = CFArrayGetValueAtIndex(cb, i);
@@ -245,13 +336,9 @@ FAKE_EXPORT const void* IOReportCreateSamplesDelta(const void* a, const void* b,
         char name_b[256] = {};
         CFStringGetCString(nb, name_b, sizeof name_b, 0x08000100);
         std::int64_t before = 0;
-        for (long j = 0; j < CFArrayGetCount(ca); ++j) {
-            const void* cha = CFArrayGetValueAtIndex(ca, j);
-            char name_a[256] = {};
-            CFStringGetCString(fakecf_dict_get_cstr(cha, "name"), name_a, sizeof name_a, 0x08000100);
-            if (std::string(name_a) == name_b)
-                before = fakecf_number_value(fakecf_dict_get_cstr(cha, "value"));
-        }
+        const auto& copies = in_a[name_b];
+        if (const std::size_t k = seen[name_b]++; k < copies.size())
+            before = copies[k];
         const void* ch = fakecf_dict_create();
         const void* key = str("name");
         fakecf_dict_set(ch, key, nb);

@@ -219,8 +219,10 @@ private slots:
         QVERIFY(!c.ok());
         QVERIFY2(has(c.error(), "ioreport:CPU Energy needs macOS (IOReport)"), c.error().c_str());
         const auto list = ioreportStatuses(o.apple);
-        QCOMPARE(list.size(), std::size_t(1));  // no channels where nothing reports any
+        QCOMPARE(list.size(), std::size_t(2));  // no channels where nothing reports any
         QCOMPARE(list[0].spec, std::string("ioreport-gpu"));
+        QCOMPARE(list[1].spec, std::string(kIOReportCpuSpec));
+        QVERIFY2(has(list[1].reason, "ioreport:cpu needs macOS (IOReport)"), list[1].reason.c_str());
     }
 
     // The ledger itself: a CF object made and not released, then released twice, is reported.

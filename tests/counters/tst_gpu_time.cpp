@@ -74,6 +74,41 @@ private slots:
         QCOMPARE(t, expected);
     }
 
+    // Shaped like a real M1's `ioreg -l` (macOS 11): keys sorted, so AppUsage precedes
+    // IOUserClientCreator and lastSubmittedTime precedes accumulatedGPUTime; `()` for an empty
+    // list; Metal and GL/CL entries; process names cut to 16 characters; one pid on several nodes.
+    void ioregShapedLikeARealM1()
+    {
+        QFile f(QStringLiteral(JB_FIXTURES "/apple/ioreg-m1-agx.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        const GpuTimes t = parseIoregGpuTimes(view(text));
+        const GpuTimes expected{{357, 249658696208 + 5914750 + 5902000},
+                                {542, 0},
+                                {942, 0},
+                                {950, 0},
+                                {1204, 61250000 + 3750000},
+                                {2231, 1875000 + 125000},
+                                {9083, 224600041}};
+        QCOMPARE(t, expected);
+    }
+
+    // The Intel-Mac shape: accumulatedGPUTime as the client node's own top-level property.
+    void ioregTopLevelProperty()
+    {
+        QFile f(QStringLiteral(JB_FIXTURES "/apple/ioreg-intel-toplevel.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        const GpuTimes expected{{311, 45250000000}, {4410, 812500000 + 187500000}, {502, 0}};
+        QCOMPARE(parseIoregGpuTimes(view(text)), expected);
+        // A node with AppUsage entries is read from them alone, never from both.
+        const QByteArray both = "+-o C  <class AGXDeviceUserClient>\n"
+                                "  |     \"AppUsage\" = ({\"API\"=\"Metal\",\"accumulatedGPUTime\"=40})\n"
+                                "  |     \"IOUserClientCreator\" = \"pid 7, x\"\n"
+                                "  |     \"accumulatedGPUTime\" = 1000\n";
+        QCOMPARE(parseIoregGpuTimes(view(both)), (GpuTimes{{7, 40}}));
+    }
+
     void ioregWithoutClients()
     {
         QVERIFY(parseIoregGpuTimes(view(fixture("ioreg-no-clients.txt"))).empty());
