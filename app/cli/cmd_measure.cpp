@@ -143,6 +143,8 @@ int cmdMeasure(const QStringList& argsIn)
         opt("warmup", "Several children: blocks run first, recorded, and kept out of the statistics (default 0).", "N"),
         opt("baseline", "Several children: the child the others are compared with (default: the first).", "NAME"),
         opt("order-seed", "Several children: the seed of the blocks' balanced order (default 1).", "N"),
+        opt("phase-seed", "The seed of the rounds' random phase offsets (default 1; the record's 'phases').", "N"),
+        opt("fixed-phase", "Start every round right after its idle bracket, without a random phase offset."),
         opt("keep-going", "Several children: a child that fails or times out is dropped (its record is written, "
                           "aborted, with its rounds and the reason; comparison.json marks it) and the others go on "
                           "(default: the failure ends the run). The exit status is still 1."),
@@ -182,6 +184,9 @@ int cmdMeasure(const QStringList& argsIn)
     plan.round_timeout_s = flags.number("round-timeout");
     if (const auto s = flags.seed("order-seed"))
         plan.order_seed = *s;
+    if (const auto s = flags.seed("phase-seed"))
+        plan.phase_seed = *s;
+    plan.random_phase = !p.isSet(QStringLiteral("fixed-phase"));
     if (!flags.error.isEmpty())
         return usageError(cmd, flags.error);
     for (const QString& c : p.values(QStringLiteral("counter")))

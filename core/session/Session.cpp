@@ -61,6 +61,7 @@ int msFromS(double s)
 Session::Session(Plan plan, QObject* parent)
     : QObject(parent)
     , plan_(std::move(plan))
+    , phase_rng_(plan_.phase_seed)
 {
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();
@@ -331,7 +332,13 @@ void Session::beginIdle()
     state_ = State::IdleBracket;
     idle_t0_ = monotonicNs();
     emit phase({PhaseEvent::IdleStarted, int(rounds_.size()) - (brackets_.empty() ? 1 : 0), idle_t0_});
-    idle_timer_.start(msFromS(plan_.idle_s));
+    // The bracket waits a random part of the phase period more, so the round that follows
+    // starts at a random phase of the counters' updates (the same generator draws for every
+    // bracket, the last one's included, so a seed gives the same offsets to the same rounds).
+    phase_offset_ns_ = 0;
+    if (const double period_ms = plan_.phasePeriodMs(); period_ms > 0)
+        phase_offset_ns_ = phase_rng_.nextNs(period_ms);
+    idle_timer_.start(int(std::llround(plan_.idle_s * 1000.0 + double(phase_offset_ns_) / 1e6)));
 }
 
 void Session::endIdle()
@@ -366,6 +373,8 @@ void Session::beginRound()
 {
     current_ = Round{};
     round_open_ = false;
+    if (plan_.phasePeriodMs() > 0)
+        current_.extra["phase_offset_ns"] = phase_offset_ns_;
     if (interleaved())
         active_ = childOfRound(int(rounds_.size()));
     current_.load_avg_before = loadAverages();
@@ -781,6 +790,16 @@ Record Session::baseRecord(int child) const
         r.counter_info.emplace_back("task", nlohmann::ordered_json{{"kind", "task"}});
     if (!started_at_.empty())
         r.extra["started_at"] = started_at_;  // wall-clock start, ISO 8601 UTC (the library's time)
+    if (const double period_ms = plan_.phasePeriodMs(); period_ms > 0) {
+        // Random round phases: how the offsets (rounds[i].phase_offset_ns) were drawn.
+        nlohmann::ordered_json ph;
+        ph["seed"] = plan_.phase_seed;
+        ph["period_ms"] = period_ms;
+        ph["period_from"] = plan_.phase_period_ms > plan_.sample_ms && !plan_.phase_period_source.empty()
+            ? plan_.phase_period_source
+            : std::string("the sampling period");
+        r.extra["phases"] = std::move(ph);
+    }
     if (!warnings_.empty())
         r.extra["warnings"] = warnings_;
     if (interleaved()) {

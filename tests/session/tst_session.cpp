@@ -118,6 +118,21 @@ private slots:
         }
         // Consecutive rounds share the bracket between them, as the reference.
         QCOMPARE((*r.rounds[1].brackets)[0], (*r.rounds[0].brackets)[1]);
+        // Random phases (the default): each bracket before a round waited idle_s plus an offset
+        // in [0, 20 ms), drawn by the seeded generator in bracket order, and recorded per round.
+        QVERIFY(r.extra.contains("phases"));
+        QCOMPARE(r.extra["phases"]["seed"].get<std::uint64_t>(), std::uint64_t(1));
+        QCOMPARE(r.extra["phases"]["period_ms"].get<double>(), 20.0);
+        PhaseOffsets g(1);
+        for (const Round& round : r.rounds) {
+            QVERIFY(round.extra.contains("phase_offset_ns"));
+            const auto off = round.extra["phase_offset_ns"].get<std::int64_t>();
+            QCOMPARE(off, g.nextNs(20.0));
+            QVERIFY(off >= 0 && off < 20'000'000);
+            const auto& pre = (*round.brackets)[0];
+            QVERIFY2(pre[1] - pre[0] >= std::int64_t(0.6e9) + off - 2'000'000,
+                     qPrintable(QStringLiteral("bracket %1 ns, offset %2 ns").arg(pre[1] - pre[0]).arg(off)));
+        }
         QCOMPARE(r.rounds[1].counter("rapl")->idle_before->mean_w, r.rounds[0].counter("rapl")->idle_after->mean_w);
     }
 
