@@ -1,9 +1,11 @@
 #include <jb/noise/SampledCounter.h>
 
 #include <jb/noise/NoiseMath.h>
+#include <jb/stats/CounterResolution.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace jb {
 
@@ -49,6 +51,35 @@ int roundsForMean(double rel_sd, double halfwidth, double level)
         return 1;
     const double z = normalQuantile(0.5 + level / 2.0);
     return std::max(1, int(std::ceil(std::pow(z * rel_sd / halfwidth, 2.0) - 1e-9)));
+}
+
+ProfileNeeds profileNeeds(const CounterProfile& p)
+{
+    ProfileNeeds n;
+    if (p.update_period_ms > 0) {
+        n.min_busy_s = kCoarseUpdates * p.update_period_ms / 1e3;
+        n.min_idle_s = n.min_busy_s;
+    }
+    if (p.update_period_ms > 0 && p.coverage.sensed_fraction && *p.coverage.sensed_fraction < 0.999)
+        n.sampling = SampledCounterModel{p.update_period_ms, *p.coverage.sensed_fraction * p.update_period_ms};
+    return n;
+}
+
+std::optional<SamplingRounds> samplingRounds(const std::string& spec, const CounterProfile& p, double busy_s,
+                                             double halfwidth)
+{
+    const ProfileNeeds n = profileNeeds(p);
+    if (!n.sampling || !(busy_s > 0))
+        return std::nullopt;
+    SamplingRounds r;
+    r.sd = shareSpread(*n.sampling, busy_s * 1e3).sd;
+    r.rounds = roundsForMean(r.sd, halfwidth, 0.95);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "a %.3g s round's energy spreads by sd %.3g%%, so %d round%s reach%s +-%.0f%% at 95%%",
+                  busy_s, r.sd * 100.0, r.rounds, r.rounds == 1 ? "" : "s", r.rounds == 1 ? "es" : "",
+                  halfwidth * 100.0);
+    r.text = spec + " samples (" + samplingText(p) + "): " + buf;
+    return r;
 }
 
 }  // namespace jb

@@ -124,11 +124,13 @@ VerifyReport verifyRecord(const Record& r)
             const std::vector<Interval>& all = *r.samplesOf(spec);
             const std::span<const Interval> s(all);
             auto slice = [&](IndexRange ir) { return s.subspan(ir.begin, ir.size()); };
+            // An averaged counter's brackets wait out its window (the record's averaged_brackets).
+            const RoundTimes tt = roundTimes(t0, t1, br[0][0], br[0][1], br[1][0], br[1][1], bracketTailNs(r, spec));
             RoundSlices slices;
-            slices.busy = slice(between(s, t0, t1));
-            slices.covering = slice(covering(s, t0, t1));
-            slices.idle_before = slice(between(s, br[0][0], br[0][1]));
-            slices.idle_after = slice(between(s, br[1][0], br[1][1]));
+            slices.busy = slice(between(s, tt.busy_t0, tt.busy_t1));
+            slices.covering = slice(covering(s, tt.busy_t0, tt.busy_t1));
+            slices.idle_before = slice(between(s, tt.before_t0, tt.before_t1));
+            slices.idle_after = slice(between(s, tt.after_t0, tt.after_t1));
             const ojson recomputed = counterRoundToJson(counterRound(slices));
             const CounterRound* stored = round.counter(spec);
             const ojson storedJson = stored ? counterRoundToJson(*stored) : ojson();

@@ -2,6 +2,7 @@
 // A measurement plan: everything a run needs, as a value. The GUI's form and the CLI's flags
 // both build one and hand it to the same Session.
 #include <jb/base/Result.h>
+#include <jb/counters/CounterProfile.h>
 #include <jb/counters/CounterRegistry.h>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,15 @@ struct Plan {
     // update periods (phase_period_source names where it came from).
     double phase_period_ms = 0.0;
     std::string phase_period_source;
+    // The counters' profiles measured on this host (characterize); a counter without one gets
+    // its kind's documented default, marked as such. Both go into the record
+    // (counter_profiles), size the phase period and name each round's limits.
+    std::vector<CounterProfile> profiles;
+    // A counter whose profile averages (averaging_window_ms > 0): its idle brackets start once
+    // the average has drained and its busy figures take that tail in (the record's
+    // averaged_brackets); the session lengthens every bracket by the longest tail. Off: the
+    // reference's cuts, the smear left in the idle bracket after the round.
+    bool averaged_brackets = true;
 
     int childCount() const { return children.empty() ? 1 : int(children.size()); }
     int totalRounds() const { return (rounds + warmup) * childCount(); }

@@ -8,6 +8,7 @@
 #include <jb/record/Journal.h>
 #include <jb/record/RecordJson.h>
 #include <jb/sampling/Sampler.h>
+#include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
 
 #include <QDateTime>
@@ -92,6 +93,14 @@ Session::Session(Plan plan, QObject* parent)
                                         std::to_string(plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
         }
     });
+}
+
+std::int64_t Session::maxTailNs() const
+{
+    std::int64_t m = 0;
+    for (std::int64_t t : tails_ns_)
+        m = std::max(m, t);
+    return m;
 }
 
 Session::~Session()
@@ -179,6 +188,33 @@ void Session::start()
             for (auto& [spec, owner] : probe)
                 if (auto copy = openCounter(spec, plan_.counter_options))
                     mirror_probes_.push_back({spec, owner, std::move(copy.value())});
+    }
+    // Each counter's profile: measured (the plan's) or its kind's default; the phase period
+    // spans the slowest counter's updates; an averaging counter's brackets wait its window out.
+    for (const auto& s : samplers_) {
+        const auto measured = std::find_if(plan_.profiles.begin(), plan_.profiles.end(),
+                                           [&](const CounterProfile& p) { return p.spec == s->spec(); });
+        CounterProfile prof;
+        if (measured != plan_.profiles.end()) {
+            prof = *measured;
+        } else {
+            const nlohmann::ordered_json info = s->counter().info();
+            prof = defaultProfile(counterKindOf(s->spec(), info));
+            prof.spec = s->spec();
+            // A power channel that names its own averaging interval (hwmon's powerN_average_interval).
+            const auto avg = info.find("sensor_average_ms");
+            if (prof.averages() && avg != info.end() && avg->is_number() && avg->get<double>() > 0)
+                prof.averaging_window_ms = avg->get<double>();
+        }
+        if (prof.update_period_ms > plan_.phase_period_ms) {
+            plan_.phase_period_ms = prof.update_period_ms;
+            plan_.phase_period_source = s->spec() + "'s update period (" +
+                (prof.measured ? "measured" : "its kind's default") + ")";
+        }
+        tails_ns_.push_back(plan_.averaged_brackets && prof.averages()
+                                ? std::int64_t(std::llround((prof.averaging_window_ms + prof.update_period_ms) * 1e6))
+                                : 0);
+        profiles_.push_back(std::move(prof));
     }
     origin_ns_ = monotonicNs();
     for (auto& s : samplers_) {
@@ -338,7 +374,9 @@ void Session::beginIdle()
     phase_offset_ns_ = 0;
     if (const double period_ms = plan_.phasePeriodMs(); period_ms > 0)
         phase_offset_ns_ = phase_rng_.nextNs(period_ms);
-    idle_timer_.start(int(std::llround(plan_.idle_s * 1000.0 + double(phase_offset_ns_) / 1e6)));
+    // An averaging counter's bracket starts once its average has drained: the bracket is that
+    // much longer, so what is left of it is still idle_s.
+    idle_timer_.start(int(std::llround(plan_.idle_s * 1000.0 + double(maxTailNs() + phase_offset_ns_) / 1e6)));
 }
 
 void Session::endIdle()
@@ -478,13 +516,30 @@ void Session::finishRound()
     const auto& pre = brackets_[brackets_.size() - 2];
     const auto& post = brackets_.back();
     current_.brackets = std::array<std::array<std::int64_t, 2>, 2>{pre, post};
-    for (auto& s : samplers_) {
+    for (std::size_t si = 0; si < samplers_.size(); ++si) {
+        auto& s = samplers_[si];
         const auto store = s->store();
-        const auto busy = store->between(busy_t0_, busy_t1_);
-        const auto cov = store->covering(busy_t0_, busy_t1_);
-        const auto before = store->between(pre[0], pre[1]);
-        const auto after = store->between(post[0], post[1]);
+        const RoundTimes tt = roundTimes(busy_t0_, busy_t1_, pre[0], pre[1], post[0], post[1], tails_ns_[si]);
+        const auto busy = store->between(tt.busy_t0, tt.busy_t1);
+        const auto cov = store->covering(tt.busy_t0, tt.busy_t1);
+        const auto before = store->between(tt.before_t0, tt.before_t1);
+        const auto after = store->between(tt.after_t0, tt.after_t1);
         current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
+        {
+            // What the counter's limits make of this round, in words (RoundLine shows it).
+            CounterCadence cad;
+            cad.period_s = plan_.periodS();
+            if (profiles_[si].update_period_ms > 0) {
+                cad.update_cadence_ms = profiles_[si].update_period_ms;
+                cad.cadence_source = "profile";
+                cad.profile_measured = profiles_[si].measured;
+            }
+            const std::string lim = roundLimitText(s->spec(), current_.window_ns, cad,
+                                                   current_.counters.back().second.busy, profiles_[si],
+                                                   double(tails_ns_[si]) / 1e6);
+            if (!lim.empty())
+                current_.extra["limits"][s->spec()] = lim;
+        }
         // Idle drift: the brackets' mean powers differ by more than their noise allows (4
         // standard errors) and by more than 1 % of the idle power.
         const CounterRound& cr = current_.counters.back().second;
@@ -790,6 +845,22 @@ Record Session::baseRecord(int child) const
         r.counter_info.emplace_back("task", nlohmann::ordered_json{{"kind", "task"}});
     if (!started_at_.empty())
         r.extra["started_at"] = started_at_;  // wall-clock start, ISO 8601 UTC (the library's time)
+    if (!profiles_.empty()) {
+        // The counters' profiles (measured, or the kind's default marked as such), and the
+        // averaging tails their brackets waited out.
+        nlohmann::ordered_json profs = nlohmann::ordered_json::object();
+        nlohmann::ordered_json tails = nlohmann::ordered_json::object();
+        for (std::size_t i = 0; i < profiles_.size(); ++i) {
+            profs[profiles_[i].spec] = profiles_[i].toJson();
+            if (tails_ns_[i] > 0)
+                tails[profiles_[i].spec] = {{"tail_ms", double(tails_ns_[i]) / 1e6},
+                                            {"averaging_window_ms", profiles_[i].averaging_window_ms},
+                                            {"profile", profiles_[i].measured ? "measured" : "default"}};
+        }
+        r.extra["counter_profiles"] = std::move(profs);
+        if (!tails.empty())
+            r.extra["averaged_brackets"] = std::move(tails);
+    }
     if (const double period_ms = plan_.phasePeriodMs(); period_ms > 0) {
         // Random round phases: how the offsets (rounds[i].phase_offset_ns) were drawn.
         nlohmann::ordered_json ph;
