@@ -49,7 +49,7 @@ int roundsForMean(double rel_sd, double halfwidth, double level)
 {
     if (!(rel_sd > 0) || !(halfwidth > 0))
         return 1;
-    const double z = normalQuantile(0.5 + level / 2.0);
+    const double z = noise::normalQuantile(0.5 + level / 2.0);
     return std::max(1, int(std::ceil(std::pow(z * rel_sd / halfwidth, 2.0) - 1e-9)));
 }
 

@@ -3,6 +3,7 @@
 // Session draws (jb::PhaseOffsets), so this holds the random round phases to their purpose:
 // over rounds, a sampling counter's error averages out instead of biasing every round alike.
 #include <jb/noise/SampledCounter.h>
+#include <jb/noise/SensorFigures.h>
 #include <jb/session/Plan.h>
 #include <jb/stats/Statistics.h>
 
@@ -96,6 +97,51 @@ private slots:
         QVERIFY(nShort > 300);
         QVERIFY(roundsForMean(longRound.sd) < 10);
         QCOMPARE(roundsForMean(0.0), 1);
+    }
+
+    void theSensorViewsFigures()
+    {
+        // A 1 s average published every 100 ms: the reading lags the load's edges, held between updates.
+        CounterProfile avg;
+        avg.spec = "nvml-power:0";
+        avg.update_period_ms = 100.0;
+        avg.averaging_window_ms = 1000.0;
+        avg.step_up = {536.0, 940.0};
+        avg.step_down = {560.0, 1059.0};
+        const SensorFigures f = sensorFigures(avg);
+        QVERIFY(f.busy_s >= 3.0);
+        QCOMPARE(f.load.size(), std::size_t(6));
+        QCOMPARE(f.load[2], (std::pair<double, double>{0.0, 1.0}));
+        auto readingAt = [&](double t) {
+            double v = 0;
+            for (const auto& [x, y] : f.reading)
+                if (x <= t + 1e-9)
+                    v = y;
+            return v;
+        };
+        QCOMPARE(readingAt(0.05), 0.0);                 // before the first update
+        QVERIFY(std::abs(readingAt(0.55) - 0.5) < 0.15);  // about half-way near the delay
+        QCOMPARE(readingAt(f.busy_s - 0.01), 1.0);
+        QVERIFY(readingAt(f.busy_s + 0.5) > 0.3);       // still smeared after the load stopped
+        QCOMPARE(readingAt(f.busy_s + 1.2), 0.0);
+        for (std::size_t i = 1; i < f.reading.size(); ++i)  // steps only at updates
+            if (f.reading[i].second != f.reading[i - 1].second)
+                QVERIFY(std::abs(std::remainder(f.reading[i].first, 0.1)) < 1e-9);
+        QVERIFY(f.lines.size() >= 4);
+        QVERIFY(f.lines[3].find("averages over 1000 ms") != std::string::npos);
+
+        // An integrator counts every burst in full; the H200's energy counter does not.
+        CounterProfile exact;
+        exact.spec = "sim";
+        const SensorFigures e = sensorFigures(exact);
+        QCOMPARE(e.spread.sd, 0.0);
+        for (const auto& [phase, share] : e.bursts)
+            QVERIFY(std::abs(share - 1.0) < 1e-9);
+        const SensorFigures s = sensorFigures(defaultProfile(std::string("nvml:0")));
+        QCOMPARE(s.burst_ms, 17.0);
+        QVERIFY(s.spread.sd > 0.5);
+        QVERIFY(std::abs(s.spread.mean - 1.0) < 0.02);
+        QVERIFY2(s.lines[4].find("senses about 25%") != std::string::npos, s.lines[4].c_str());
     }
 };
 
