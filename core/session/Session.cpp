@@ -526,14 +526,13 @@ void Session::finishRound()
         const auto after = store->between(tt.after_t0, tt.after_t1);
         current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
         {
-            // What the counter's limits make of this round, in words (RoundLine shows it).
-            CounterCadence cad;
-            cad.period_s = plan_.periodS();
-            if (profiles_[si].update_period_ms > 0) {
-                cad.update_cadence_ms = profiles_[si].update_period_ms;
-                cad.cadence_source = "profile";
-                cad.profile_measured = profiles_[si].measured;
-            }
+            // What the counter's limits make of this round, in words (RoundLine shows it): the
+            // record's rule (cadenceOf: the sampler's cadence so far, the profile) on this counter.
+            Record seen;
+            seen.sample_s = plan_.periodS();
+            seen.sampler.emplace_back(s->spec(), s->figures());
+            seen.extra["counter_profiles"][s->spec()] = profiles_[si].toJson();
+            const CounterCadence cad = cadenceOf(seen, s->spec());
             const std::string lim = roundLimitText(s->spec(), current_.window_ns, cad,
                                                    current_.counters.back().second.busy, profiles_[si],
                                                    double(tails_ns_[si]) / 1e6);

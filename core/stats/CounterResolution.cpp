@@ -78,7 +78,7 @@ CounterCadence cadenceOf(const Record& r, const std::string& spec)
     // nothing better (no cadence, or the sampler's bound: the counter changed at every read).
     if (const auto prof = profileOf(r, spec); prof && prof->update_period_ms > 0) {
         const double period_ms = c.period_s ? *c.period_s * 1e3 : 0.0;
-        const bool bound = c.update_cadence_ms && c.cadence_source == "sampler" && period_ms > 0 &&
+        const bool bound = c.update_cadence_ms && period_ms > 0 &&
             *c.update_cadence_ms >= period_ms / kSamplerBoundFactor &&
             *c.update_cadence_ms <= period_ms * kSamplerBoundFactor;
         if (prof->measured || !c.update_cadence_ms || bound) {
