@@ -144,8 +144,12 @@ int cmdPlan(const QStringList& args)
     }
     // The counter's profile (the record's counter_profiles): rounds and brackets of at least 10
     // of its updates, and for a counter that samples, how many rounds reach +-10%.
-    const std::optional<jb::CounterProfile> profile =
+    // Only where the record's cadence rule takes the profile's period (a measured profile, or a
+    // default where the record shows nothing better: jb::cadenceOf).
+    std::optional<jb::CounterProfile> profile =
         record ? jb::profileOf(*record, noise->spec) : std::optional<jb::CounterProfile>();
+    if (profile && jb::cadenceOf(*record, noise->spec).cadence_source != "profile")
+        profile.reset();
     if (profile) {
         const jb::ProfileNeeds needs = jb::profileNeeds(*profile);
         in.min_busy_s = needs.min_busy_s;
