@@ -61,7 +61,8 @@ ProfileNeeds profileNeeds(const CounterProfile& p)
         n.min_idle_s = n.min_busy_s;
     }
     if (p.update_period_ms > 0 && p.coverage.sensed_fraction && *p.coverage.sensed_fraction < 0.999)
-        n.sampling = SampledCounterModel{p.update_period_ms, *p.coverage.sensed_fraction * p.update_period_ms};
+        n.sampling = SampledCounterModel{p.update_period_ms,
+                                         *p.coverage.sensed_fraction * p.update_period_ms};
     return n;
 }
 
@@ -75,7 +76,8 @@ std::optional<SamplingRounds> samplingRounds(const std::string& spec, const Coun
     r.sd = shareSpread(*n.sampling, busy_s * 1e3).sd;
     r.rounds = roundsForMean(r.sd, halfwidth, 0.95);
     char buf[200];
-    std::snprintf(buf, sizeof buf, "a %.3g s round's energy spreads by sd %.3g%%, so %d round%s reach%s +-%.0f%% at 95%%",
+    std::snprintf(buf, sizeof buf,
+                  "a %.3g s round's energy spreads by sd %.3g%%, so %d round%s reach%s +-%.0f%% at 95%%",
                   busy_s, r.sd * 100.0, r.rounds, r.rounds == 1 ? "" : "s", r.rounds == 1 ? "es" : "",
                   halfwidth * 100.0);
     r.text = spec + " samples (" + samplingText(p) + "): " + buf;

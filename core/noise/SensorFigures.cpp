@@ -37,7 +37,8 @@ SensorFigures sensorFigures(const CounterProfile& p, double busy_s)
 {
     SensorFigures f;
     f.spec = p.spec;
-    const double settle_ms = std::max({p.step_up.settle_ms, p.step_down.settle_ms, p.averaging_window_ms, 1.0});
+    const double settle_ms = std::max(
+        {p.step_up.settle_ms, p.step_down.settle_ms, p.averaging_window_ms, 1.0});
     f.busy_s = busy_s > 0 ? busy_s : std::max(1.0, 3.0 * settle_ms / 1e3);
     const double after_s = std::max(0.5, 1.5 * settle_ms / 1e3);
     const double t0 = -std::max(0.2, 0.25 * f.busy_s);
@@ -67,9 +68,9 @@ SensorFigures sensorFigures(const CounterProfile& p, double busy_s)
         : p.update_period_ms > 0         ? p.update_period_ms / 5.0
                                          : 10.0;
     const ProfileNeeds needs = profileNeeds(p);
-    const SampledCounterModel model = needs.sampling ? *needs.sampling
-                                                     : SampledCounterModel{std::max(p.update_period_ms, 1.0),
-                                                                           std::max(p.update_period_ms, 1.0)};
+    const SampledCounterModel model = needs.sampling
+        ? *needs.sampling
+        : SampledCounterModel{std::max(p.update_period_ms, 1.0), std::max(p.update_period_ms, 1.0)};
     const int steps = 200;
     for (int i = 0; i < steps; ++i) {
         const double phase = (double(i) + 0.5) / steps * model.period_ms;
@@ -78,22 +79,22 @@ SensorFigures sensorFigures(const CounterProfile& p, double busy_s)
     f.spread = shareSpread(model, f.burst_ms);
 
     f.lines.push_back(p.measured ? "measured on " + (p.host.empty() ? std::string("this host") : p.host) +
-                                       (p.measured_at.empty() ? "" : " at " + p.measured_at)
+                              (p.measured_at.empty() ? "" : " at " + p.measured_at)
                                  : "the kind's documented default" + (p.note.empty() ? "" : ": " + p.note));
-    f.lines.push_back(p.update_period_ms > 0
-                          ? "a new value every " + fmt("%.4g", p.update_period_ms) + " ms (jitter " +
-                              fmt("%.2g", p.update_jitter_ms) + " ms): rounds need " +
+    f.lines.push_back(p.update_period_ms > 0 ? "a new value every " + fmt("%.4g", p.update_period_ms) +
+                              " ms (jitter " + fmt("%.2g", p.update_jitter_ms) + " ms): rounds need " +
                               fmt("%.3g", kCoarseUpdates * p.update_period_ms / 1e3) + " s for 10 updates"
-                          : "a new value at every read");
+                                             : "a new value at every read");
     f.lines.push_back("step up: half-way after " + fmt("%.4g", p.step_up.delay_ms) + " ms, settled after " +
-                      fmt("%.4g", p.step_up.settle_ms) + " ms; down: " + fmt("%.4g", p.step_down.delay_ms) + " / " +
-                      fmt("%.4g", p.step_down.settle_ms) + " ms");
+                      fmt("%.4g", p.step_up.settle_ms) + " ms; down: " + fmt("%.4g", p.step_down.delay_ms) +
+                      " / " + fmt("%.4g", p.step_down.settle_ms) + " ms");
     f.lines.push_back(p.averages() ? "averages over " + fmt("%.4g", p.averaging_window_ms) +
-                                         " ms: brackets wait that out (averaged_brackets)"
+                              " ms: brackets wait that out (averaged_brackets)"
                                    : "no averaging window");
-    std::string cov = "bursts of " + fmt("%.3g", f.burst_ms) + " ms: counted " + fmt("%.0f", p.coverage.mean * 100.0) +
-        "% +- " + fmt("%.0f", p.coverage.sd * 100.0) + "%" +
-        (p.coverage.bursts > 0 ? " (" + std::to_string(p.coverage.bursts) + " bursts measured)" : std::string());
+    std::string cov = "bursts of " + fmt("%.3g", f.burst_ms) + " ms: counted " +
+        fmt("%.0f", p.coverage.mean * 100.0) + "% +- " + fmt("%.0f", p.coverage.sd * 100.0) + "%" +
+        (p.coverage.bursts > 0 ? " (" + std::to_string(p.coverage.bursts) + " bursts measured)"
+                               : std::string());
     if (const std::string smp = samplingText(p); !smp.empty())
         cov += "; " + smp + ", modelled: " + fmt("%.0f", f.spread.mean * 100.0) + "% +- " +
             fmt("%.0f", f.spread.sd * 100.0) + "% over phases";

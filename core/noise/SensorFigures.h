@@ -21,9 +21,9 @@ struct SensorFigures {
     std::vector<std::pair<double, double>> load;     // (t s, 0 or 1): the load's edges at 0 and busy_s
     std::vector<std::pair<double, double>> reading;  // (t s, share of the step) as the counter reads it
     double burst_ms = 0;
-    std::vector<std::pair<double, double>> bursts;   // (phase ms, counted share of the burst)
-    ShareSpread spread;                              // of the bursts' shares over the phases
-    std::vector<std::string> lines;                  // the profile's figures, one per line
+    std::vector<std::pair<double, double>> bursts;  // (phase ms, counted share of the burst)
+    ShareSpread spread;                             // of the bursts' shares over the phases
+    std::vector<std::string> lines;                 // the profile's figures, one per line
 };
 
 // busy_s: the load's length (0: long enough for both steps to settle, at least 1 s).

@@ -79,7 +79,8 @@ private slots:
         const int seeds = 40;
         for (std::uint64_t seed = 1; seed <= std::uint64_t(seeds); ++seed)
             covered += meanInterval(shares(30.0, 40, seed)).covers(1.0) ? 1 : 0;
-        QVERIFY2(covered >= int(0.85 * seeds), qPrintable(QStringLiteral("%1 of %2").arg(covered).arg(seeds)));
+        QVERIFY2(covered >= int(0.85 * seeds),
+                 qPrintable(QStringLiteral("%1 of %2").arg(covered).arg(seeds)));
         for (double fixed : {0.0, 25.0, 50.0, 60.0, 72.0, 90.0}) {
             const auto v = shares(30.0, 40, std::nullopt, fixed);
             QVERIFY2(!meanInterval(v).covers(1.0),
@@ -119,10 +120,10 @@ private slots:
                     v = y;
             return v;
         };
-        QCOMPARE(readingAt(0.05), 0.0);                 // before the first update
+        QCOMPARE(readingAt(0.05), 0.0);                   // before the first update
         QVERIFY(std::abs(readingAt(0.55) - 0.5) < 0.15);  // about half-way near the delay
         QCOMPARE(readingAt(f.busy_s - 0.01), 1.0);
-        QVERIFY(readingAt(f.busy_s + 0.5) > 0.3);       // still smeared after the load stopped
+        QVERIFY(readingAt(f.busy_s + 0.5) > 0.3);  // still smeared after the load stopped
         QCOMPARE(readingAt(f.busy_s + 1.2), 0.0);
         for (std::size_t i = 1; i < f.reading.size(); ++i)  // steps only at updates
             if (f.reading[i].second != f.reading[i - 1].second)

@@ -81,12 +81,14 @@ private slots:
         cad.cadence_source = "profile";
         cad.profile_measured = true;
         cad.period_s = 0.1;
-        const std::string t = roundLimitText("nvml:0", 30 * kMs, cad, std::nullopt, sampledProfile(true), 0.0);
+        const std::string t = roundLimitText("nvml:0", 30 * kMs, cad, std::nullopt, sampledProfile(true),
+                                             0.0);
         QVERIFY2(t.rfind("too short for nvml:0: 0.3 updates, needs 10", 0) == 0, t.c_str());
         QVERIFY2(t.find("senses about 25% of each 100 ms period") != std::string::npos, t.c_str());
         QVERIFY2(t.find("measured profile") != std::string::npos, t.c_str());
         // Two seconds: 20 updates, within the limits.
-        QCOMPARE(roundLimitText("nvml:0", 2000 * kMs, cad, std::nullopt, sampledProfile(true), 0.0), std::string());
+        QCOMPARE(roundLimitText("nvml:0", 2000 * kMs, cad, std::nullopt, sampledProfile(true), 0.0),
+                 std::string());
     }
 
     void aRecordsProfileNamesTheLimitInEveryRoundAndTheSummary()
@@ -127,7 +129,8 @@ private slots:
         // Clean by the ratio, but never without naming the sampling; the rounds' spread reported.
         const CoarseCounter c = coarseCounter(r, "nvml:0");
         QCOMPARE(c.coarse_rounds, 5);
-        QVERIFY2(c.text().find("nvml:0 samples (it senses about 25% of each 100 ms period)") != std::string::npos,
+        QVERIFY2(c.text().find("nvml:0 samples (it senses about 25% of each 100 ms period)") !=
+                     std::string::npos,
                  c.text().c_str());
         QVERIFY(c.spread);
         QVERIFY2(c.text().find("spread by sd 125% of their mean") != std::string::npos, c.text().c_str());
@@ -144,7 +147,8 @@ private slots:
         // A 1 s boxcar published every 100 ms, read every 100 ms: 125 W idle, 690 W for 2.63 s,
         // 3 s brackets. The truth: 565 W x 2.63 s.
         const double idle = 125.0, busy = 690.0;
-        const std::int64_t b0 = 3000 * kMs + 37 * kMs, b1 = b0 + 2630 * kMs, end = b1 + 3000 * kMs + 1200 * kMs;
+        const std::int64_t b0 = 3000 * kMs + 37 * kMs, b1 = b0 + 2630 * kMs,
+                           end = b1 + 3000 * kMs + 1200 * kMs;
         const std::int64_t window = 1000 * kMs, pub = 100 * kMs;
         auto truth_w = [&](double t_ns) { return t_ns >= double(b0) && t_ns < double(b1) ? busy : idle; };
         auto averaged_w = [&](std::int64_t t) {
@@ -167,8 +171,8 @@ private slots:
 
         // Waiting the window (and one publication) out: within 3% of the truth, idle read as idle.
         const std::int64_t tail = window + pub;
-        const RoundTimes t =
-            roundTimes(b0, b1, 0, b0 - 5 * kMs, b1 + 5 * kMs, b1 + 5 * kMs + 3000 * kMs + tail, tail);
+        const RoundTimes t = roundTimes(b0, b1, 0, b0 - 5 * kMs, b1 + 5 * kMs,
+                                        b1 + 5 * kMs + 3000 * kMs + tail, tail);
         QCOMPARE(t.busy_t1, b1 + tail);
         QCOMPARE(t.after_t0, b1 + 5 * kMs + tail);
         const CounterRound c = roundOf(iv, t);
@@ -191,7 +195,8 @@ private slots:
         r.rounds.push_back(rd);
         r.samples.emplace_back("nvml-power:0", iv);
         const VerifyReport rep = verifyRecord(r);
-        QVERIFY2(rep.agrees(), rep.disagreements.empty() ? rep.why_not.c_str() : rep.disagreements[0].path.c_str());
+        QVERIFY2(rep.agrees(),
+                 rep.disagreements.empty() ? rep.why_not.c_str() : rep.disagreements[0].path.c_str());
 
         // The limit: a short window against the average names it, unless the brackets waited it out.
         r.extra["counter_profiles"]["nvml-power:0"] = averagedProfile().toJson();
@@ -200,9 +205,10 @@ private slots:
         r.extra.erase("averaged_brackets");
         const auto lims = roundLimits(r, 0);
         QCOMPARE(lims.size(), std::size_t(1));
-        QVERIFY2(lims[0].second.find("too short for nvml-power:0: a 2.63 s busy window against its 1 s averaging "
-                                     "window, needs 10 s") != std::string::npos,
-                 lims[0].second.c_str());
+        QVERIFY2(
+            lims[0].second.find("too short for nvml-power:0: a 2.63 s busy window against its 1 s averaging "
+                                "window, needs 10 s") != std::string::npos,
+            lims[0].second.c_str());
     }
 };
 

@@ -24,14 +24,14 @@ ChartLook sensorLook()
     look.minimum = QSize(240, 180);
     look.empty_hides_chart = true;
     look.svg_title = QStringLiteral("JouleBench sensor view");
-    look.svg_description = QStringLiteral("A counter's profile in the Noise lab's sensor view, made by JouleBench");
+    look.svg_description = QStringLiteral(
+        "A counter's profile in the Noise lab's sensor view, made by JouleBench");
     return look;
 }
 
 }  // namespace
 
-StepResponseChart::StepResponseChart(QWidget* parent)
-    : ChartFrame(sensorLook(), parent)
+StepResponseChart::StepResponseChart(QWidget* parent) : ChartFrame(sensorLook(), parent)
 {
     setView();
     clear(tr("Open a counter profile (characterize --out) to see its step response."));
@@ -69,8 +69,7 @@ void StepResponseChart::setFigures(const SensorFigures& f)
     ay->setRange(-0.05, 1.1);
 }
 
-BurstChart::BurstChart(QWidget* parent)
-    : ChartFrame(sensorLook(), parent)
+BurstChart::BurstChart(QWidget* parent) : ChartFrame(sensorLook(), parent)
 {
     setView();
     clear(tr("Open a counter profile to see how it counts short bursts."));

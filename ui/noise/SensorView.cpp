@@ -12,12 +12,12 @@
 
 namespace jb {
 
-SensorView::SensorView(QWidget* parent)
-    : QWidget(parent)
+SensorView::SensorView(QWidget* parent) : QWidget(parent)
 {
     setWindowTitle(tr("Sensor view"));
     open_ = new QPushButton(tr("Open profile…"));
-    figures_ = new QLabel(tr("A counter's profile: joulebench-cli characterize --counter SPEC --out FILE writes one."));
+    figures_ = new QLabel(
+        tr("A counter's profile: joulebench-cli characterize --counter SPEC --out FILE writes one."));
     figures_->setWordWrap(true);
     figures_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     step_ = new StepResponseChart;
