@@ -12,8 +12,8 @@
 #include <jb/noise/Resolution.h>
 #include <jb/noise/RoundModel.h>
 #include <jb/noise/SampledCounter.h>
-#include <jb/stats/CounterResolution.h>
 #include <jb/record/RecordJson.h>
+#include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
 
 #include <nlohmann/json.hpp>
@@ -146,8 +146,8 @@ int cmdPlan(const QStringList& args)
     // of its updates, and for a counter that samples, how many rounds reach +-10%.
     // Only where the record's cadence rule takes the profile's period (a measured profile, or a
     // default where the record shows nothing better: jb::cadenceOf).
-    std::optional<jb::CounterProfile> profile =
-        record ? jb::profileOf(*record, noise->spec) : std::optional<jb::CounterProfile>();
+    std::optional<jb::CounterProfile> profile = record ? jb::profileOf(*record, noise->spec)
+                                                       : std::optional<jb::CounterProfile>();
     if (profile && jb::cadenceOf(*record, noise->spec).cadence_source != "profile")
         profile.reset();
     if (profile) {
@@ -158,10 +158,12 @@ int cmdPlan(const QStringList& args)
     auto profileLine = [&]() -> QString {
         if (!profile || !(profile->update_period_ms > 0))
             return {};
-        return QStringLiteral("%1 takes a new value every %2 ms (%3): rounds and idle brackets of at least %4 s (%5 "
-                              "updates)")
-            .arg(toQ(noise->spec), num(profile->update_period_ms), profile->measured ? QStringLiteral("measured profile")
-                                                                                      : QStringLiteral("its kind's default profile"),
+        return QStringLiteral(
+                   "%1 takes a new value every %2 ms (%3): rounds and idle brackets of at least %4 s (%5 "
+                   "updates)")
+            .arg(toQ(noise->spec), num(profile->update_period_ms),
+                 profile->measured ? QStringLiteral("measured profile")
+                                   : QStringLiteral("its kind's default profile"),
                  num(in.min_busy_s), QString::number(int(jb::kCoarseUpdates)));
     };
     auto samplingJson = [&](double busy_s) -> ojson {
@@ -170,7 +172,10 @@ int cmdPlan(const QStringList& args)
         const auto sr = jb::samplingRounds(noise->spec, *profile, busy_s);
         if (!sr)
             return nullptr;
-        return {{"busy_s", busy_s}, {"rel_sd", sr->sd}, {"rounds_for_10_percent", sr->rounds}, {"text", sr->text}};
+        return {{"busy_s", busy_s},
+                {"rel_sd", sr->sd},
+                {"rounds_for_10_percent", sr->rounds},
+                {"text", sr->text}};
     };
     if (idleSdW)
         in.idle_sd_w = *idleSdW;

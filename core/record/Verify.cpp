@@ -125,7 +125,8 @@ VerifyReport verifyRecord(const Record& r)
             const std::span<const Interval> s(all);
             auto slice = [&](IndexRange ir) { return s.subspan(ir.begin, ir.size()); };
             // An averaged counter's brackets wait out its window (the record's averaged_brackets).
-            const RoundTimes tt = roundTimes(t0, t1, br[0][0], br[0][1], br[1][0], br[1][1], bracketTailNs(r, spec));
+            const RoundTimes tt = roundTimes(t0, t1, br[0][0], br[0][1], br[1][0], br[1][1],
+                                             bracketTailNs(r, spec));
             RoundSlices slices;
             slices.busy = slice(between(s, tt.busy_t0, tt.busy_t1));
             slices.covering = slice(covering(s, tt.busy_t0, tt.busy_t1));

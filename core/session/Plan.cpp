@@ -101,8 +101,8 @@ Status validatePlan(const Plan& p)
     if (!(p.ready_timeout_s > 0))
         return Error{"--ready-timeout must be a positive number of seconds"};
     if (!std::isfinite(p.phase_period_ms) || p.phase_period_ms < 0 || p.phase_period_ms > 600000)
-        return Error{"the phase period must lie between 0 and 600000 ms (got " + std::to_string(p.phase_period_ms) +
-                     ")"};
+        return Error{"the phase period must lie between 0 and 600000 ms (got " +
+                     std::to_string(p.phase_period_ms) + ")"};
     if (p.round_timeout_s && !(*p.round_timeout_s > 0))
         return Error{"--round-timeout must be a positive number of seconds"};
     return Ok{};

@@ -51,7 +51,7 @@ struct Plan {
     // busy windows start at random phases of the counters' update period and a sampling
     // counter's error averages out over rounds instead of biasing them all alike. The seed and
     // each round's offset go into the record ("phases", rounds[i].phase_offset_ns).
-    bool random_phase = true;     // --fixed-phase turns it off
+    bool random_phase = true;      // --fixed-phase turns it off
     std::uint64_t phase_seed = 1;  // --phase-seed
     // The period the offsets span; 0: the longest of the sampling period and the counters'
     // update periods (phase_period_source names where it came from).
@@ -84,10 +84,7 @@ struct Plan {
 // sequence on every platform (the Session draws one per idle bracket, in bracket order).
 class PhaseOffsets {
 public:
-    explicit PhaseOffsets(std::uint64_t seed)
-        : rng_(seed)
-    {
-    }
+    explicit PhaseOffsets(std::uint64_t seed) : rng_(seed) {}
     std::int64_t nextNs(double period_ms);
 
 private:

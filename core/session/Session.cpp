@@ -211,9 +211,10 @@ void Session::start()
             plan_.phase_period_source = s->spec() + "'s update period (" +
                 (prof.measured ? "measured" : "its kind's default") + ")";
         }
-        tails_ns_.push_back(plan_.averaged_brackets && prof.averages()
-                                ? std::int64_t(std::llround((prof.averaging_window_ms + prof.update_period_ms) * 1e6))
-                                : 0);
+        tails_ns_.push_back(
+            plan_.averaged_brackets && prof.averages()
+                ? std::int64_t(std::llround((prof.averaging_window_ms + prof.update_period_ms) * 1e6))
+                : 0);
         profiles_.push_back(std::move(prof));
     }
     origin_ns_ = monotonicNs();
@@ -376,7 +377,8 @@ void Session::beginIdle()
         phase_offset_ns_ = phase_rng_.nextNs(period_ms);
     // An averaging counter's bracket starts once its average has drained: the bracket is that
     // much longer, so what is left of it is still idle_s.
-    idle_timer_.start(int(std::llround(plan_.idle_s * 1000.0 + double(maxTailNs() + phase_offset_ns_) / 1e6)));
+    idle_timer_.start(
+        int(std::llround(plan_.idle_s * 1000.0 + double(maxTailNs() + phase_offset_ns_) / 1e6)));
 }
 
 void Session::endIdle()

@@ -177,8 +177,8 @@ std::string samplingText(const CounterProfile& p)
         return {};
     char buf[160];
     if (p.coverage.sensed_fraction && p.update_period_ms > 0)
-        std::snprintf(buf, sizeof buf, "it senses about %.0f%% of each %s period", *p.coverage.sensed_fraction * 100.0,
-                      ms(p.update_period_ms).c_str());
+        std::snprintf(buf, sizeof buf, "it senses about %.0f%% of each %s period",
+                      *p.coverage.sensed_fraction * 100.0, ms(p.update_period_ms).c_str());
     else
         std::snprintf(buf, sizeof buf, "it samples: short bursts count %.0f%% +- %.0f%% of their energy",
                       p.coverage.mean * 100.0, p.coverage.sd * 100.0);
@@ -191,11 +191,12 @@ std::string roundLimitText(const std::string& spec, std::int64_t window_ns, cons
 {
     const WindowResolution w = windowResolution(window_ns, cadence, busy);
     const std::string source = !profile ? std::string()
-        : profile->measured            ? std::string("its measured profile")
-                                       : std::string("its kind's default profile");
+        : profile->measured             ? std::string("its measured profile")
+                                        : std::string("its kind's default profile");
     if (w.coarse && w.updates) {
         std::string s = "too short for " + spec + ": " + count(*w.updates) +
-            (count(*w.updates) == "1" ? " update" : " updates") + ", needs " + std::to_string(int(kCoarseUpdates));
+            (count(*w.updates) == "1" ? " update" : " updates") + ", needs " +
+            std::to_string(int(kCoarseUpdates));
         std::string why;
         if (cadence.update_cadence_ms)
             why = "a new value every " + ms(*cadence.update_cadence_ms) +
@@ -209,11 +210,12 @@ std::string roundLimitText(const std::string& spec, std::int64_t window_ns, cons
     if (profile && profile->averages() && tail_ms <= 0 && window_ns > 0 &&
         double(window_ns) / 1e6 < kAveragingWindows * profile->averaging_window_ms) {
         char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "too short for %s: a %.3g s busy window against its %.3g s averaging window, needs %.3g s "
-                      "(or brackets that wait the window out; %s)",
-                      spec.c_str(), double(window_ns) / 1e9, profile->averaging_window_ms / 1e3,
-                      kAveragingWindows * profile->averaging_window_ms / 1e3, source.c_str());
+        std::snprintf(
+            buf, sizeof buf,
+            "too short for %s: a %.3g s busy window against its %.3g s averaging window, needs %.3g s "
+            "(or brackets that wait the window out; %s)",
+            spec.c_str(), double(window_ns) / 1e9, profile->averaging_window_ms / 1e3,
+            kAveragingWindows * profile->averaging_window_ms / 1e3, source.c_str());
         return buf;
     }
     return {};
@@ -226,8 +228,8 @@ std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, st
         return out;
     const Round& rd = r.rounds[round];
     for (const auto& [spec, c] : rd.counters) {
-        const std::string t = roundLimitText(spec, rd.window_ns, cadenceOf(r, spec), c.busy, profileOf(r, spec),
-                                             double(bracketTailNs(r, spec)) / 1e6);
+        const std::string t = roundLimitText(spec, rd.window_ns, cadenceOf(r, spec), c.busy,
+                                             profileOf(r, spec), double(bracketTailNs(r, spec)) / 1e6);
         if (!t.empty())
             out.emplace_back(spec, t);
     }
@@ -260,8 +262,8 @@ CoarseCounter coarseCounter(const Record& r, const std::string& spec)
         const WindowResolution w = windowResolution(rd.window_ns, cad, cr ? cr->busy : std::nullopt);
         if (!w.coarse) {
             if (prof) {
-                const std::string lim =
-                    roundLimitText(spec, rd.window_ns, cad, cr ? cr->busy : std::nullopt, prof, tail_ms);
+                const std::string lim = roundLimitText(spec, rd.window_ns, cad, cr ? cr->busy : std::nullopt,
+                                                       prof, tail_ms);
                 if (!lim.empty()) {
                     if (c.averaging_rounds == 0)
                         averaging_example = lim;
@@ -290,24 +292,27 @@ CoarseCounter coarseCounter(const Record& r, const std::string& spec)
     if (c.coarse_rounds > 0) {
         c.headline = "Coarse counter (" + spec + "):";
         c.detail = "in " + std::to_string(c.coarse_rounds) + " of " + std::to_string(c.rounds) +
-            " rounds the busy window saw fewer than " + std::to_string(int(kCoarseUpdates)) + " counter updates (" +
-            c.example.text +
+            " rounds the busy window saw fewer than " + std::to_string(int(kCoarseUpdates)) +
+            " counter updates (" + c.example.text +
             "). Those verdicts judge the counter more than the decoder: make the rounds longer (more decodes per "
             "round) or use a finer counter.";
     } else {
         c.headline = "Averaged counter (" + spec + "):";
-        c.detail = "in " + std::to_string(c.averaging_rounds) + " of " + std::to_string(c.rounds) + " rounds " +
-            averaging_example + ". Its average smears each round into the idle bracket after it.";
+        c.detail = "in " + std::to_string(c.averaging_rounds) + " of " + std::to_string(c.rounds) +
+            " rounds " + averaging_example +
+            ". Its average smears each round into the idle bracket after it.";
     }
     if (prof) {
         if (const std::string smp = samplingText(*prof); !smp.empty()) {
             char buf[96] = "";
             if (c.spread)
-                std::snprintf(buf, sizeof buf, " The rounds' marginal energies spread by sd %.0f%% of their mean.",
+                std::snprintf(buf, sizeof buf,
+                              " The rounds' marginal energies spread by sd %.0f%% of their mean.",
                               *c.spread * 100.0);
             c.detail += " " + spec + " samples (" + smp +
                 "): a short round's energy depends on where it falls in the period; the random round phases "
-                "average that out over rounds, not within one." + buf;
+                "average that out over rounds, not within one." +
+                buf;
         }
     }
     return c;
@@ -327,10 +332,10 @@ std::optional<ObservedCadence> observedCadence(const Record& r, const std::strin
             o.ms = cms;
             o.source = cad.cadence_source;
             o.text = "every " + ms(cms) +
-                (o.source == "sampler"       ? " (the sampler's figure)"
-                     : o.source == "profile" ? (cad.profile_measured ? " (its measured profile)"
-                                                                     : " (its kind's default profile)")
-                                             : " (the record's counter_info)");
+                (o.source == "sampler" ? " (the sampler's figure)"
+                     : o.source == "profile"
+                     ? (cad.profile_measured ? " (its measured profile)" : " (its kind's default profile)")
+                     : " (the record's counter_info)");
             return o;
         }
     }

@@ -74,7 +74,8 @@ CounterRound counterRound(const RoundSlices& s)
 }
 
 RoundTimes roundTimes(std::int64_t window_t0, std::int64_t window_t1, std::int64_t before_t0,
-                      std::int64_t before_t1, std::int64_t after_t0, std::int64_t after_t1, std::int64_t tail_ns)
+                      std::int64_t before_t1, std::int64_t after_t0, std::int64_t after_t1,
+                      std::int64_t tail_ns)
 {
     tail_ns = std::max<std::int64_t>(tail_ns, 0);
     RoundTimes t;

@@ -86,7 +86,8 @@ private slots:
         QVERIFY(cj["plan"]["busy_s"].get<double>() >= 1.0 - 1e-9);  // 10 updates of 100 ms
         QVERIFY(cj["sampling"]["rounds_for_10_percent"].get<int>() >= 1);
         const Run ct = cli({dir.filePath(QStringLiteral("short.json"))});
-        QVERIFY2(ct.out.contains(QStringLiteral("sim samples (it senses about 25% of each 100 ms period)")), qPrintable(ct.out));
+        QVERIFY2(ct.out.contains(QStringLiteral("sim samples (it senses about 25% of each 100 ms period)")),
+                 qPrintable(ct.out));
         QVERIFY2(ct.out.contains(QStringLiteral("as recorded   sim samples")), qPrintable(ct.out));
         QVERIFY2(ct.out.contains(QStringLiteral("reach +-10% at 95%")), qPrintable(ct.out));
 

@@ -153,9 +153,9 @@ private slots:
         zoneProc.start(testBin("fakezone"),
                        {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
                         QStringLiteral("30"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
-                        QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120"), QStringLiteral("--mode"),
-                        QStringLiteral("boxcar"), QStringLiteral("--period-ms"), QStringLiteral("100"),
-                        QStringLiteral("--window-ms"), QStringLiteral("1000")});
+                        QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120"),
+                        QStringLiteral("--mode"), QStringLiteral("boxcar"), QStringLiteral("--period-ms"),
+                        QStringLiteral("100"), QStringLiteral("--window-ms"), QStringLiteral("1000")});
         QVERIFY(zoneProc.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(zone + QStringLiteral("/energy_uj")), 5000);
 
@@ -167,8 +167,16 @@ private slots:
         p.sample_ms = 50;
         p.counters = {"rapl"};
         p.counter_options.rapl_zone = zone.toStdString();
-        p.child = {testBin("fakechild").toStdString(), "serve", "--jobs", "2", "--job-ms", "500",
-                   "--flag", flag.toStdString(), "--busy-w", "30"};
+        p.child = {testBin("fakechild").toStdString(),
+                   "serve",
+                   "--jobs",
+                   "2",
+                   "--job-ms",
+                   "500",
+                   "--flag",
+                   flag.toStdString(),
+                   "--busy-w",
+                   "30"};
         p.with_samples = true;
         CounterProfile prof;
         prof.spec = "rapl";
@@ -183,7 +191,8 @@ private slots:
         zoneProc.waitForFinished();
         QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
         QCOMPARE(r.extra["averaged_brackets"]["rapl"]["tail_ms"].get<double>(), 1100.0);
-        QCOMPARE(r.extra["counter_profiles"]["rapl"]["source"]["origin"].get<std::string>(), std::string("measured"));
+        QCOMPARE(r.extra["counter_profiles"]["rapl"]["source"]["origin"].get<std::string>(),
+                 std::string("measured"));
         const std::vector<Interval>& iv = *r.samplesOf("rapl");
         for (const Round& round : r.rounds) {
             const double truth = std::stod(round.child_note->substr(round.child_note->find('=') + 1));
@@ -197,18 +206,21 @@ private slots:
             QVERIFY(std::abs(c->idle_after->mean_w - 20.0) < 1.0);
             // The reference's cuts on the same samples: the smear lands in the bracket after.
             const auto& br = *round.brackets;
-            const RoundTimes plain = roundTimes((*round.window)[0], (*round.window)[1], br[0][0], br[0][1], br[1][0], br[1][1]);
+            const RoundTimes plain = roundTimes((*round.window)[0], (*round.window)[1], br[0][0], br[0][1],
+                                                br[1][0], br[1][1]);
             const std::span<const Interval> all(iv);
             auto slice = [&](IndexRange x) { return all.subspan(x.begin, x.size()); };
             const CounterRound naive = counterRound({slice(between(all, plain.busy_t0, plain.busy_t1)),
                                                      slice(covering(all, plain.busy_t0, plain.busy_t1)),
                                                      slice(between(all, plain.before_t0, plain.before_t1)),
                                                      slice(between(all, plain.after_t0, plain.after_t1))});
-            QVERIFY2(naive.marginal_nj < 0.9 * truth,
-                     qPrintable(QStringLiteral("reference cuts: %1 of the truth").arg(naive.marginal_nj / truth)));
+            QVERIFY2(
+                naive.marginal_nj < 0.9 * truth,
+                qPrintable(QStringLiteral("reference cuts: %1 of the truth").arg(naive.marginal_nj / truth)));
         }
         const VerifyReport rep = verifyRecord(r);
-        QVERIFY2(rep.agrees(), rep.disagreements.empty() ? rep.why_not.c_str() : rep.disagreements[0].path.c_str());
+        QVERIFY2(rep.agrees(),
+                 rep.disagreements.empty() ? rep.why_not.c_str() : rep.disagreements[0].path.c_str());
     }
 
     // A sampled counter (25 ms sensed every 100 ms, the H200's energy counter): 30 ms rounds are
@@ -224,9 +236,9 @@ private slots:
         zoneProc.start(testBin("fakezone"),
                        {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
                         QStringLiteral("60"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
-                        QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120"), QStringLiteral("--mode"),
-                        QStringLiteral("sampled"), QStringLiteral("--period-ms"), QStringLiteral("100"),
-                        QStringLiteral("--window-ms"), QStringLiteral("25")});
+                        QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120"),
+                        QStringLiteral("--mode"), QStringLiteral("sampled"), QStringLiteral("--period-ms"),
+                        QStringLiteral("100"), QStringLiteral("--window-ms"), QStringLiteral("25")});
         QVERIFY(zoneProc.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(zone + QStringLiteral("/energy_uj")), 5000);
         Plan p;
@@ -236,8 +248,16 @@ private slots:
         p.sample_ms = 20;
         p.counters = {"rapl"};
         p.counter_options.rapl_zone = zone.toStdString();
-        p.child = {testBin("fakechild").toStdString(), "serve", "--jobs", "1", "--job-ms", "30",
-                   "--flag", flag.toStdString(), "--busy-w", "60"};
+        p.child = {testBin("fakechild").toStdString(),
+                   "serve",
+                   "--jobs",
+                   "1",
+                   "--job-ms",
+                   "30",
+                   "--flag",
+                   flag.toStdString(),
+                   "--busy-w",
+                   "60"};
         CounterProfile prof = defaultProfile(std::string("nvml:0"));  // the H200's figures
         prof.spec = "rapl";
         prof.measured = true;
@@ -251,7 +271,8 @@ private slots:
         zoneProc.waitForFinished();
         QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
         QCOMPARE(lines.size(), 4);
-        QCOMPARE(r.extra["phases"]["period_ms"].get<double>(), 100.0);  // the counter's period, not the sampler's
+        QCOMPARE(r.extra["phases"]["period_ms"].get<double>(),
+                 100.0);  // the counter's period, not the sampler's
         for (const QString& l : lines) {
             QVERIFY2(l.contains(QStringLiteral("; too short for rapl: 0.")), qPrintable(l));
             QVERIFY2(l.contains(QStringLiteral("updates, needs 10")), qPrintable(l));

@@ -8,8 +8,8 @@
 #include "noise/NoiseCharts.h"
 #include "noise/NoiseLabText.h"
 #include "noise/PlannerPanel.h"
-#include "noise/SensorView.h"
 #include "noise/ResolutionModel.h"
+#include "noise/SensorView.h"
 #include "noise/SimControls.h"
 #include "noise/VerdictBanner.h"
 #include <jb/live/ReplaySource.h>
