@@ -1,7 +1,6 @@
 #include <jb/record/Record.h>
 
 #include <algorithm>
-#include <cmath>
 
 namespace jb {
 
@@ -18,21 +17,6 @@ std::vector<std::string> Record::wholeDeviceCounters() const
     for (const auto& [spec, _] : samples)
         add(spec);
     return out;
-}
-
-std::int64_t bracketTailNs(const Record& r, const std::string& spec)
-{
-    const auto ab = r.extra.find("averaged_brackets");
-    if (ab == r.extra.end() || !ab->is_object())
-        return 0;
-    const auto c = ab->find(spec);
-    if (c == ab->end() || !c->is_object())
-        return 0;
-    const auto t = c->find("tail_ms");
-    if (t == c->end() || !t->is_number())
-        return 0;
-    const double ms = t->get<double>();
-    return std::isfinite(ms) && ms > 0 ? std::int64_t(std::llround(ms * 1e6)) : 0;
 }
 
 const std::vector<Interval>* Record::samplesOf(const std::string& spec) const

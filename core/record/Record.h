@@ -112,10 +112,6 @@ struct Record {
     bool isAborted() const { return status && *status == "aborted"; }
 };
 
-// The tail an averaged counter's brackets waited out (the record's
-// averaged_brackets.<spec>.tail_ms, in ns); 0 where none is named.
-std::int64_t bracketTailNs(const Record& r, const std::string& spec);
-
 // Summary of one counter over the record's rounds (computed, never stored as truth).
 CounterSummary summaryOf(const Record& r, const std::string& spec);
 // The same per workload of an interleaved run: workload_of_round[i] is round i's workload (a

@@ -1,6 +1,7 @@
 #include <jb/record/Verify.h>
 
 #include <jb/record/RecordJson.h>
+#include <jb/stats/RoundTimes.h>
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +82,21 @@ std::string roundList(const std::vector<std::size_t>& rounds)
 }
 
 }  // namespace
+
+std::int64_t bracketTailNs(const Record& r, const std::string& spec)
+{
+    const auto ab = r.extra.find("averaged_brackets");
+    if (ab == r.extra.end() || !ab->is_object())
+        return 0;
+    const auto c = ab->find(spec);
+    if (c == ab->end() || !c->is_object())
+        return 0;
+    const auto t = c->find("tail_ms");
+    if (t == c->end() || !t->is_number())
+        return 0;
+    const double ms = t->get<double>();
+    return std::isfinite(ms) && ms > 0 ? std::int64_t(std::llround(ms * 1e6)) : 0;
+}
 
 VerifyReport verifyRecord(const Record& r)
 {

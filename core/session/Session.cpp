@@ -10,6 +10,7 @@
 #include <jb/sampling/Sampler.h>
 #include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
+#include <jb/stats/RoundTimes.h>
 
 #include <QDateTime>
 #include <QLoggingCategory>

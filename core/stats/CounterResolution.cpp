@@ -1,5 +1,7 @@
 #include <jb/stats/CounterResolution.h>
 
+#include <jb/record/Verify.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

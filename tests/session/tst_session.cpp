@@ -5,6 +5,7 @@
 #include <jb/session/RoundLine.h>
 #include <jb/session/Session.h>
 #include <jb/stats/CounterResolution.h>
+#include <jb/stats/RoundTimes.h>
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -5,6 +5,7 @@
 #include <jb/counters/CounterProfile.h>
 #include <jb/record/Verify.h>
 #include <jb/stats/CounterResolution.h>
+#include <jb/stats/RoundTimes.h>
 #include <jb/stats/Statistics.h>
 
 #include <QtTest>
