@@ -61,6 +61,7 @@ private slots:
         CounterProfile prof = defaultProfile(std::string("nvml:0"));
         prof.spec = "sim";
         prof.measured = true;
+        prof.host = "testhost";
         QTemporaryDir dir;
         auto write = [&](const Record& rec, const QString& name) {
             const QString path = dir.filePath(name);

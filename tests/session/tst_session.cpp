@@ -183,6 +183,7 @@ private slots:
         prof.spec = "rapl";
         prof.kind = CounterKind::Rapl;
         prof.measured = true;
+        prof.host = "testhost";
         prof.update_period_ms = 100.0;
         prof.averaging_window_ms = 1000.0;
         p.profiles = {prof};
@@ -262,6 +263,7 @@ private slots:
         CounterProfile prof = defaultProfile(std::string("nvml:0"));  // the H200's figures
         prof.spec = "rapl";
         prof.measured = true;
+        prof.host = "testhost";
         p.profiles = {prof};
         Session s(p);
         QStringList lines;

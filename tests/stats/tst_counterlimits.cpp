@@ -23,6 +23,8 @@ CounterProfile sampledProfile(bool measured)
     p.spec = "nvml:0";
     p.kind = CounterKind::NvmlEnergy;
     p.measured = measured;
+    if (measured)
+        p.host = "testhost";
     p.update_period_ms = 100.0;
     p.coverage.mean = 1.0;
     p.coverage.sd = 0.47;
@@ -38,6 +40,7 @@ CounterProfile averagedProfile()
     p.spec = "nvml-power:0";
     p.kind = CounterKind::NvmlPowerAverage;
     p.measured = true;
+    p.host = "testhost";
     p.update_period_ms = 100.0;
     p.averaging_window_ms = 1000.0;
     p.unit = "mW";
