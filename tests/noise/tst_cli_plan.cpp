@@ -90,7 +90,7 @@ private slots:
         QVERIFY2(ct.out.contains(QStringLiteral("sim samples (it senses about 25% of each 100 ms period)")),
                  qPrintable(ct.out));
         QVERIFY2(ct.out.contains(QStringLiteral("as recorded   sim samples")), qPrintable(ct.out));
-        QVERIFY2(ct.out.contains(QStringLiteral("reach +-10% at 95%")), qPrintable(ct.out));
+        QVERIFY2(ct.out.contains(QStringLiteral(" +-10% at 95%")), qPrintable(ct.out));
 
         // Long enough rounds: a plan, whose busy windows hold at least 10 updates.
         spec.busy_s = 1.5;

@@ -162,7 +162,7 @@ private slots:
 
         Plan p;
         p.label = "boxcar";
-        p.rounds = 2;
+        p.rounds = 3;
         p.k = 1;
         p.idle_s = 3.0;
         p.sample_ms = 50;
@@ -196,12 +196,16 @@ private slots:
         QCOMPARE(r.extra["counter_profiles"]["rapl"]["source"]["origin"].get<std::string>(),
                  std::string("measured"));
         const std::vector<Interval>& iv = *r.samplesOf("rapl");
+        std::vector<double> shares;
         for (const Round& round : r.rounds) {
             const double truth = std::stod(round.child_note->substr(round.child_note->find('=') + 1));
             const CounterRound* c = round.counter("rapl");
             QVERIFY(c && c->has_marginal);
-            QVERIFY2(std::abs(c->marginal_nj - truth) < 0.03 * truth,
+            // Each round within 10%: on a loaded machine the fake's idle power moves between
+            // brackets by tenths of a W, a few % of a 1 s round; their mean within 3% (below).
+            QVERIFY2(std::abs(c->marginal_nj - truth) < 0.10 * truth,
                      qPrintable(QStringLiteral("marginal %1 of the truth").arg(c->marginal_nj / truth)));
+            shares.push_back(c->marginal_nj / truth);
             // Each bracket waited the tail out and still had idle_s of idle.
             for (const auto& b : *round.brackets)
                 QVERIFY(b[1] - b[0] >= std::int64_t(4.09e9));
@@ -220,6 +224,8 @@ private slots:
                 naive.marginal_nj < 0.9 * truth,
                 qPrintable(QStringLiteral("reference cuts: %1 of the truth").arg(naive.marginal_nj / truth)));
         }
+        QVERIFY2(std::abs(mean(shares) - 1.0) < 0.03,
+                 qPrintable(QStringLiteral("mean %1 of the truth").arg(mean(shares))));
         const VerifyReport rep = verifyRecord(r);
         QVERIFY2(rep.agrees(),
                  rep.disagreements.empty() ? rep.why_not.c_str() : rep.disagreements[0].path.c_str());
@@ -247,7 +253,7 @@ private slots:
         p.label = "sampled";
         p.rounds = 4;
         p.idle_s = 0.5;
-        p.sample_ms = 20;
+        p.sample_ms = 10;  // a 30 ms window holds a busy bracket (2 intervals): the rounds get marginals
         p.counters = {"rapl"};
         p.counter_options.rapl_zone = zone.toStdString();
         p.child = {testBin("fakechild").toStdString(),
@@ -277,8 +283,9 @@ private slots:
         QCOMPARE(r.extra["phases"]["period_ms"].get<double>(),
                  100.0);  // the counter's period, not the sampler's
         for (const QString& l : lines) {
-            QVERIFY2(l.contains(QStringLiteral("; too short for rapl: 0.")), qPrintable(l));
-            QVERIFY2(l.contains(QStringLiteral("updates, needs 10")), qPrintable(l));
+            // 30 ms of work: well under one update (more where the loaded machine stretches the round).
+            QVERIFY2(l.contains(QRegularExpression(QStringLiteral("; too short for rapl: [0-9.]+ updates?, needs 10"))),
+                     qPrintable(l));
             QVERIFY2(l.contains(QStringLiteral("it senses about 25% of each 100 ms period")), qPrintable(l));
         }
         // The summary's words, from the record alone: the sampling named, the rounds' spread reported.
