@@ -106,7 +106,8 @@ int cmdCounters(const QStringList& args)
                         return v.is_null() ? QStringLiteral("unknown") : QStringLiteral("%1 %2").arg(v.get<double>()).arg(QLatin1String(unit));
                     };
                     out() << '\n' << QString(width + 2, QLatin1Char(' ')) << "cadence "
-                          << num(in["update_cadence_ms"], "ms") << ", resolution " << num(in["resolution_nj"], "nJ");
+                          << num(in["update_cadence_ms"], "ms") << ", resolution " << num(in["resolution_nj"], "nJ")
+                          << ", least step " << num(in["least_step_nj"], "nJ");
                     for (const std::string& warning : sampler.integrityWarnings())
                         out() << "\n" << QString(width + 2, QLatin1Char(' ')) << "warning: " << toQ(warning);
                 }

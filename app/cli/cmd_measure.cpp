@@ -7,6 +7,7 @@
 #include <jb/library/Library.h>
 #include <jb/record/AtomicWrite.h>
 #include <jb/record/Interleaved.h>
+#include <jb/record/JsonText.h>
 #include <jb/record/RecordJson.h>
 #include <jb/session/RoundLine.h>
 #include <jb/session/Session.h>
@@ -143,6 +144,11 @@ int cmdMeasure(const QStringList& argsIn)
         opt("warmup", "Several children: blocks run first, recorded, and kept out of the statistics (default 0).", "N"),
         opt("baseline", "Several children: the child the others are compared with (default: the first).", "NAME"),
         opt("order-seed", "Several children: the seed of the blocks' balanced order (default 1).", "N"),
+        opt("phase-seed", "The seed of the rounds' random phase offsets (default 1; the record's 'phases').",
+            "N"),
+        opt("fixed-phase", "Start every round right after its idle bracket, without a random phase offset."),
+        opt("profile", "A counter's measured profile (characterize --out FILE; repeatable): the record "
+                       "carries it instead of the kind's default; rounds name its limits.", "FILE"),
         opt("keep-going", "Several children: a child that fails or times out is dropped (its record is written, "
                           "aborted, with its rounds and the reason; comparison.json marks it) and the others go on "
                           "(default: the failure ends the run). The exit status is still 1."),
@@ -182,6 +188,25 @@ int cmdMeasure(const QStringList& argsIn)
     plan.round_timeout_s = flags.number("round-timeout");
     if (const auto s = flags.seed("order-seed"))
         plan.order_seed = *s;
+    if (const auto s = flags.seed("phase-seed"))
+        plan.phase_seed = *s;
+    plan.random_phase = !p.isSet(QStringLiteral("fixed-phase"));
+    for (const QString& f : p.values(QStringLiteral("profile"))) {
+        auto text = jb::readWholeFile(toStd(f));
+        if (!text)
+            return usageError(cmd, QStringLiteral("--profile: %1").arg(toQ(text.error())));
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(*text);
+        } catch (const nlohmann::json::parse_error& e) {
+            return usageError(
+                cmd, QStringLiteral("--profile %1: not JSON: %2").arg(f, QString::fromUtf8(e.what())));
+        }
+        auto prof = jb::CounterProfile::fromJson(j, toStd(f));
+        if (!prof)
+            return usageError(cmd, QStringLiteral("--profile: %1").arg(toQ(prof.error())));
+        plan.profiles.push_back(std::move(*prof));
+    }
     if (!flags.error.isEmpty())
         return usageError(cmd, flags.error);
     for (const QString& c : p.values(QStringLiteral("counter")))

@@ -11,7 +11,9 @@
 #include <jb/noise/RecordNoise.h>
 #include <jb/noise/Resolution.h>
 #include <jb/noise/RoundModel.h>
+#include <jb/noise/SampledCounter.h>
 #include <jb/record/RecordJson.h>
+#include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
 
 #include <nlohmann/json.hpp>
@@ -140,6 +142,41 @@ int cmdPlan(const QStringList& args)
         noise = std::move(*n);
         in = jb::planInputsFrom(*noise, *record);
     }
+    // The counter's profile (the record's counter_profiles): rounds and brackets of at least 10
+    // of its updates, and for a counter that samples, how many rounds reach +-10%.
+    // Only where the record's cadence rule takes the profile's period (a measured profile, or a
+    // default where the record shows nothing better: jb::cadenceOf).
+    std::optional<jb::CounterProfile> profile = record ? jb::profileOf(*record, noise->spec)
+                                                       : std::optional<jb::CounterProfile>();
+    if (profile && jb::cadenceOf(*record, noise->spec).cadence_source != "profile")
+        profile.reset();
+    if (profile) {
+        const jb::ProfileNeeds needs = jb::profileNeeds(*profile);
+        in.min_busy_s = needs.min_busy_s;
+        in.min_idle_s = needs.min_idle_s;
+    }
+    auto profileLine = [&]() -> QString {
+        if (!profile || !(profile->update_period_ms > 0))
+            return {};
+        return QStringLiteral(
+                   "%1 takes a new value every %2 ms (%3): rounds and idle brackets of at least %4 s (%5 "
+                   "updates)")
+            .arg(toQ(noise->spec), num(profile->update_period_ms),
+                 profile->measured ? QStringLiteral("measured profile")
+                                   : QStringLiteral("its kind's default profile"),
+                 num(in.min_busy_s), QString::number(int(jb::kCoarseUpdates)));
+    };
+    auto samplingJson = [&](double busy_s) -> ojson {
+        if (!profile)
+            return nullptr;
+        const auto sr = jb::samplingRounds(noise->spec, *profile, busy_s);
+        if (!sr)
+            return nullptr;
+        return {{"busy_s", busy_s},
+                {"rel_sd", sr->sd},
+                {"rounds_for_10_percent", sr->rounds},
+                {"text", sr->text}};
+    };
     if (idleSdW)
         in.idle_sd_w = *idleSdW;
     if (marginalW)
@@ -201,6 +238,7 @@ int cmdPlan(const QStringList& args)
                              {"k", cp->k},
                              {"busy_s", cp->busy_s},
                              {"rounds", cp->rounds}};
+                j["sampling"] = samplingJson(cp->busy_s);
                 out() << toQ(j.dump(1)) << Qt::endl;
                 return kAborted;
             }
@@ -217,6 +255,13 @@ int cmdPlan(const QStringList& args)
             s << "  run it with   --idle-s " << num(cp->idle_s, 6) << " --k " << cp->k << " --rounds " << cp->rounds
               << " --sample-ms " << num(cp->sample_s * 1000, 6) << " --counter " << spec << "\n";
             s << "  then          " << toQ(cp->lines.at(2)) << Qt::endl;
+            if (profile) {
+                if (const auto sr = jb::samplingRounds(noise->spec, *profile, cp->busy_s))
+                    s << "  sampling      " << toQ(sr->text) << Qt::endl;
+                if (noise->window_s)
+                    if (const auto sr = jb::samplingRounds(noise->spec, *profile, *noise->window_s))
+                        s << "  as recorded   " << toQ(sr->text) << Qt::endl;
+            }
             return kAborted;
         }
     }
@@ -313,7 +358,14 @@ int cmdPlan(const QStringList& args)
             plan["rel_sd_per_round"] = o.rel_sd_per_round;
             plan["ci_halfwidth"] = o.ci_halfwidth;
             plan["ci_met"] = o.ci_met;
+            plan["sampling"] = samplingJson(o.busy_s);
         }
+        if (profile)
+            j["profile"] = {{"counter", noise->spec},
+                            {"measured", profile->measured},
+                            {"update_period_ms", profile->update_period_ms},
+                            {"min_busy_s", in.min_busy_s},
+                            {"min_idle_s", in.min_idle_s}};
         if (resolveRatio) {
             const auto bp = compareBlocks(o, noise, *resolveRatio);
             j["compare"] = bp ? ojson{{"ratio_delta", *resolveRatio},
@@ -351,6 +403,8 @@ int cmdPlan(const QStringList& args)
         s << ", busy sd " << num(in.busy_sd_w) << " W";
     if (in.extra_rel_sd > 0)
         s << ", workload's own J/decode spread " << num(in.extra_rel_sd * 100, 3) << "%";
+    if (const QString pl = profileLine(); !pl.isEmpty())
+        s << "\ncounter     " << pl;
     s << "\nratio       marginal / idle sd = " << num(in.idle_sd_w > 0 ? in.marginal_w / in.idle_sd_w : 0.0) << "\n\n";
 
     s << "resolution  with a " << num(ri.window_s) << " s busy window and " << num(ri.idle_s) << " s idle brackets\n";
@@ -393,6 +447,9 @@ int cmdPlan(const QStringList& args)
     if (!counterSpec.isEmpty())
         s << " --counter " << counterSpec;
     s << Qt::endl;
+    if (profile)
+        if (const auto sr = jb::samplingRounds(noise->spec, *profile, o.busy_s))
+            s << "  sampling      " << toQ(sr->text) << Qt::endl;
     if (resolveRatio) {
         const auto bp = compareBlocks(o, noise, *resolveRatio);
         s << "\ncompare     a " << num(*resolveRatio * 100, 3) << "% difference between two workloads like this one\n";

@@ -12,7 +12,8 @@ namespace {
 
 constexpr const char* kDescription = "NVIDIA GPU total energy (NVML nvmlDeviceGetTotalEnergyConsumption)";
 
-constexpr const char* kPowerDescription = "NVIDIA GPU power (NVML nvmlDeviceGetPowerUsage) integrated over time";
+constexpr const char* kPowerDescription =
+    "NVIDIA GPU power (NVML's instantaneous field, else nvmlDeviceGetPowerUsage's average) integrated over time";
 
 bool isPowerSpec(const std::string& spec)
 {
@@ -96,19 +97,22 @@ private:
     std::uint64_t start_mj_;
 };
 
-// nvml-power:N: the power reading integrated between reads. The driver's reading is itself an
-// average over a window (about 1 s on recent GPUs), so short bursts are smoothed.
+// nvml-power:N: a power reading integrated between reads. The instantaneous field
+// (NVML_FI_DEV_POWER_INSTANT) where the driver has it; else nvmlDeviceGetPowerUsage, which on
+// recent drivers is the averaged field (a 1 s moving average updated every 100 ms on an H200:
+// integrating it smears a round's energy into its after-bracket). The info names which.
 class NvmlPowerCounter final : public EnergyCounter {
 public:
-    NvmlPowerCounter(NvmlDevice dev, std::uint32_t first_mw)
-        : dev_(std::move(dev)), energy_(double(first_mw) / 1000.0, monotonicNs())
+    NvmlPowerCounter(NvmlDevice dev, bool instant, std::string why_not_instant, std::uint64_t first_mw)
+        : dev_(std::move(dev)), instant_(instant), why_not_instant_(std::move(why_not_instant)),
+          energy_(double(first_mw) / 1000.0, monotonicNs())
     {}
 
     std::string spec() const override { return dev_.spec; }
 
     Result<std::int64_t> readNj() override
     {
-        auto mw = dev_.lib->powerUsageMw(dev_.device);
+        auto mw = read(*dev_.lib, dev_.device, instant_);
         if (!mw)
             return dev_.error(mw.error());
         return energy_.addNj(double(*mw) / 1000.0, monotonicNs());
@@ -116,13 +120,37 @@ public:
 
     nlohmann::ordered_json info() const override
     {
-        nlohmann::ordered_json j = dev_.info("nvml-power", "mW", "nvmlDeviceGetPowerUsage");
+        nlohmann::ordered_json j = dev_.info(
+            "nvml-power", "mW",
+            instant_ ? "nvmlDeviceGetFieldValues(NVML_FI_DEV_POWER_INSTANT)" : "nvmlDeviceGetPowerUsage");
         j["integration"] = "trapezoid between reads";
+        j["reading"] = instant_ ? "instant" : "average";
+        if (instant_) {
+            j["field_id"] = NvmlLibrary::kFieldPowerInstant;
+            j["averaging_window_ms"] = nullptr;
+        } else {
+            // The driver does not publish its window; 1 s is what an H200 (driver 580) showed.
+            j["averaging_window_ms"] = 1000;
+            j["averaging_window_source"] = "typical of recent drivers (H200, driver 580: 1 s), not read from this GPU";
+            j["instant_unavailable"] = why_not_instant_;
+        }
         return j;
+    }
+
+    static Result<std::uint64_t> read(const NvmlLibrary& lib, void* device, bool instant)
+    {
+        if (instant)
+            return lib.powerFieldMw(device, NvmlLibrary::kFieldPowerInstant);
+        auto mw = lib.powerUsageMw(device);
+        if (!mw)
+            return Error{mw.error()};
+        return std::uint64_t(*mw);
     }
 
 private:
     NvmlDevice dev_;
+    bool instant_;
+    std::string why_not_instant_;
     PowerIntegral energy_;
 };
 
@@ -144,8 +172,8 @@ std::vector<CounterStatus> listNvmlPowerCounters(const CounterOptions& opt)
             s.reason = dev.error();
         } else {
             auto mw = (*lib)->powerUsageMw(*dev);
-            s.available = mw.ok();
-            if (!mw)
+            s.available = mw.ok() || (*lib)->powerFieldMw(*dev, NvmlLibrary::kFieldPowerInstant).ok();
+            if (!s.available)
                 s.reason = mw.error();
             if (auto name = (*lib)->name(*dev))
                 s.description = "GPU " + std::to_string(i) + " " + *name + " power integrated over time (NVML)";
@@ -206,10 +234,16 @@ Result<std::unique_ptr<EnergyCounter>> openNvmlCounter(const std::string& spec, 
     auto uuid = (*lib)->uuid(*dev);
     NvmlDevice device{spec, *lib, *dev, *index, name ? *name : "", uuid ? *uuid : ""};
     if (isPowerSpec(spec)) {
-        auto mw = (*lib)->powerUsageMw(*dev);
-        if (!mw)
-            return Error{spec + ": " + mw.error()};
-        return std::unique_ptr<EnergyCounter>(new NvmlPowerCounter(std::move(device), *mw));
+        // The instantaneous field where the driver answers it; the averaged reading only where not.
+        if (auto inst = (*lib)->powerFieldMw(*dev, NvmlLibrary::kFieldPowerInstant))
+            return std::unique_ptr<EnergyCounter>(new NvmlPowerCounter(std::move(device), true, "", *inst));
+        else {
+            const std::string why = inst.error();
+            auto mw = (*lib)->powerUsageMw(*dev);
+            if (!mw)
+                return Error{spec + ": " + mw.error() + " (and " + why + ")"};
+            return std::unique_ptr<EnergyCounter>(new NvmlPowerCounter(std::move(device), false, why, *mw));
+        }
     }
     auto start = (*lib)->totalEnergyMj(*dev);
     if (!start)

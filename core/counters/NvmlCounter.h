@@ -1,8 +1,10 @@
 #pragma once
 // `nvml:N`: GPU N's total-energy counter (nvmlDeviceGetTotalEnergyConsumption, mJ) through
 // NVML loaded at run time (CounterOptions::nvml_library, a path override for tests).
-// `nvml-power:N`: the same GPU's power reading (nvmlDeviceGetPowerUsage, mW) integrated over
-// time between reads (trapezoids), to check the energy counter against.
+// `nvml-power:N`: the same GPU's power reading integrated over time between reads
+// (trapezoids), to check the energy counter against: the instantaneous field
+// (nvmlDeviceGetFieldValues, NVML_FI_DEV_POWER_INSTANT, mW) where the driver answers it, else
+// nvmlDeviceGetPowerUsage (a 1 s average on recent drivers). counter_info's `reading` says which.
 #include <jb/counters/CounterRegistry.h>
 
 #include <memory>

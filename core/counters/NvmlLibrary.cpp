@@ -51,7 +51,29 @@ struct NvmlLibrary::Api {
         unsigned int reserved[5];
     };
 
+    // nvmlValue_t and nvmlFieldValue_t as nvml.h declares them (40 bytes).
+    union nvmlValue_t {
+        double dVal;
+        unsigned int uiVal;
+        unsigned long ulVal;
+        unsigned long long ullVal;
+        long long sllVal;
+        int siVal;
+        unsigned short usVal;
+    };
+    struct nvmlFieldValue_t {
+        unsigned int fieldId;
+        unsigned int scopeId;
+        long long timestamp;
+        long long latencyUsec;
+        int valueType;  // nvmlValueType_t
+        nvmlReturn_t nvmlReturn;
+        nvmlValue_t value;
+    };
+    static_assert(sizeof(nvmlFieldValue_t) == 40);
+
     nvmlReturn_t (*init)() = nullptr;
+    nvmlReturn_t (*getFieldValues)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
     nvmlReturn_t (*shutdown)() = nullptr;
     const char* (*errorString)(nvmlReturn_t) = nullptr;
     nvmlReturn_t (*getCount)(unsigned int*) = nullptr;
@@ -114,6 +136,7 @@ Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::load(const std::string& path)
     resolve(handle, "nvmlDeviceGetMemoryInfo", a.getMemoryInfo);
     resolve(handle, "nvmlDeviceGetTotalEnergyConsumption", a.getTotalEnergy);
     resolve(handle, "nvmlDeviceGetPowerUsage", a.getPowerUsage);
+    resolve(handle, "nvmlDeviceGetFieldValues", a.getFieldValues);
     resolve(handle, "nvmlDeviceGetAccountingMode", a.getAccountingMode);
     resolve(handle, "nvmlDeviceGetAccountingStats", a.getAccountingStats);
     if (resolve(handle, "nvmlDeviceGetComputeRunningProcesses_v3", a.getProcessesV2))
@@ -230,6 +253,49 @@ Result<std::uint32_t> NvmlLibrary::powerUsageMw(void* device) const
     if (rc != kSuccess)
         return Error{message("nvmlDeviceGetPowerUsage", rc)};
     return std::uint32_t(mw);
+}
+
+bool NvmlLibrary::hasFieldValues() const
+{
+    return api_->getFieldValues != nullptr;
+}
+
+Result<std::uint64_t> NvmlLibrary::powerFieldMw(void* device, unsigned field_id) const
+{
+    if (!api_->getFieldValues)
+        return Error{"NVML library '" + path_ + "' lacks nvmlDeviceGetFieldValues"};
+    Api::nvmlFieldValue_t v{};
+    v.fieldId = field_id;
+    const nvmlReturn_t rc = api_->getFieldValues(device, 1, &v);
+    const std::string call = "nvmlDeviceGetFieldValues(field " + std::to_string(field_id) + ")";
+    if (rc != kSuccess)
+        return Error{message(call.c_str(), rc)};
+    if (v.nvmlReturn != kSuccess)
+        return Error{message(call.c_str(), v.nvmlReturn)};
+    switch (v.valueType) {
+    case 0:  // double
+        if (!(v.value.dVal >= 0) || v.value.dVal > 1e12)
+            return Error{call + ": value " + std::to_string(v.value.dVal) + " mW is not a power"};
+        return std::uint64_t(v.value.dVal);
+    case 1:  // unsigned int (the H200's answer)
+        return std::uint64_t(v.value.uiVal);
+    case 2:
+        return std::uint64_t(v.value.ulVal);
+    case 3:
+        return std::uint64_t(v.value.ullVal);
+    case 4:
+        if (v.value.sllVal < 0)
+            return Error{call + ": negative value " + std::to_string(v.value.sllVal) + " mW"};
+        return std::uint64_t(v.value.sllVal);
+    case 5:
+        if (v.value.siVal < 0)
+            return Error{call + ": negative value " + std::to_string(v.value.siVal) + " mW"};
+        return std::uint64_t(v.value.siVal);
+    case 6:
+        return std::uint64_t(v.value.usVal);
+    default:
+        return Error{call + ": unknown value type " + std::to_string(v.valueType)};
+    }
 }
 
 Result<std::vector<NvmlProcess>> NvmlLibrary::computeProcesses(void* device) const

@@ -44,7 +44,15 @@ public:
     Result<std::uint64_t> totalMemoryBytes(void* device) const;
     // Millijoules since the driver was loaded (Volta and newer); never wraps.
     Result<std::uint64_t> totalEnergyMj(void* device) const;
+    // nvmlDeviceGetPowerUsage: on recent drivers the averaged reading (= field 185, a 1 s window).
     Result<std::uint32_t> powerUsageMw(void* device) const;
+    // One power field through nvmlDeviceGetFieldValues, in mW: NVML_FI_DEV_POWER_INSTANT (186)
+    // or NVML_FI_DEV_POWER_AVERAGE (185). An error where the library lacks the call or the
+    // driver answers the field with an error (older drivers: Not Supported).
+    static constexpr unsigned kFieldPowerAverage = 185;
+    static constexpr unsigned kFieldPowerInstant = 186;
+    Result<std::uint64_t> powerFieldMw(void* device, unsigned field_id) const;
+    bool hasFieldValues() const;
     // Compute processes on the device (_v3, else _v2, else the original call).
     Result<std::vector<NvmlProcess>> computeProcesses(void* device) const;
     Result<bool> accountingMode(void* device) const;

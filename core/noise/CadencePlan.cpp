@@ -23,7 +23,7 @@ std::optional<CadencePlan> cadencePlan(const Record& r, const std::string& spec,
 {
     CadencePlan p;
     p.counter = coarseCounter(r, spec);
-    if (!p.counter.coarse())
+    if (p.counter.coarse_rounds == 0)
         return std::nullopt;
     const std::optional<ObservedCadence> cad = observedCadence(r, spec);
     if (!cad || !(cad->ms > 0) || !std::isfinite(cad->ms))

@@ -142,10 +142,10 @@ PlanOutcome planRun(const PlanInputs& in)
         return o;
     }
 
-    const int kMin = int(std::ceil(windowHolding(2, p) / in.busy_s_per_k - 1e-9));
+    const int kMin = int(std::ceil(std::max(windowHolding(2, p), in.min_busy_s) / in.busy_s_per_k - 1e-9));
     const int kMax = int(std::floor(in.max_busy_s / in.busy_s_per_k + 1e-9));
     const int nIdleMax = intervalsInside(in.max_idle_s, p);
-    const int minIdle = std::max(2, in.min_idle_intervals);
+    const int minIdle = std::max({2, in.min_idle_intervals, int(std::ceil(in.min_idle_s / p - 1e-9))});
     if (kMax < std::max(kMin, 1) || nIdleMax < minIdle) {
         o.message = "unreachable within the limits: a busy window must hold 2 sample intervals (" +
                     fmt("%g", windowHolding(2, p)) + " s) and an idle bracket " + std::to_string(minIdle) + " (" +

@@ -33,6 +33,10 @@ struct PlanInputs {
     // the noise as white and Gaussian, and with a handful of intervals one odd interval (a
     // timer tick, a daemon waking) decides the sd and the idle mean.
     int min_idle_intervals = 5;
+    // The counter's profile asks for busy windows and idle brackets at least this long (10 of
+    // its updates, noise/SampledCounter's profileNeeds); 0: no such floor.
+    double min_busy_s = 0.0;
+    double min_idle_s = 0.0;
 
     // Search limits.
     double max_idle_s = 600.0;

@@ -1,6 +1,7 @@
 #include <jb/record/Verify.h>
 
 #include <jb/record/RecordJson.h>
+#include <jb/stats/RoundTimes.h>
 
 #include <algorithm>
 #include <cmath>
@@ -82,6 +83,21 @@ std::string roundList(const std::vector<std::size_t>& rounds)
 
 }  // namespace
 
+std::int64_t bracketTailNs(const Record& r, const std::string& spec)
+{
+    const auto ab = r.extra.find("averaged_brackets");
+    if (ab == r.extra.end() || !ab->is_object())
+        return 0;
+    const auto c = ab->find(spec);
+    if (c == ab->end() || !c->is_object())
+        return 0;
+    const auto t = c->find("tail_ms");
+    if (t == c->end() || !t->is_number())
+        return 0;
+    const double ms = t->get<double>();
+    return std::isfinite(ms) && ms > 0 ? std::int64_t(std::llround(ms * 1e6)) : 0;
+}
+
 VerifyReport verifyRecord(const Record& r)
 {
     VerifyReport rep;
@@ -124,11 +140,14 @@ VerifyReport verifyRecord(const Record& r)
             const std::vector<Interval>& all = *r.samplesOf(spec);
             const std::span<const Interval> s(all);
             auto slice = [&](IndexRange ir) { return s.subspan(ir.begin, ir.size()); };
+            // An averaged counter's brackets wait out its window (the record's averaged_brackets).
+            const RoundTimes tt = roundTimes(t0, t1, br[0][0], br[0][1], br[1][0], br[1][1],
+                                             bracketTailNs(r, spec));
             RoundSlices slices;
-            slices.busy = slice(between(s, t0, t1));
-            slices.covering = slice(covering(s, t0, t1));
-            slices.idle_before = slice(between(s, br[0][0], br[0][1]));
-            slices.idle_after = slice(between(s, br[1][0], br[1][1]));
+            slices.busy = slice(between(s, tt.busy_t0, tt.busy_t1));
+            slices.covering = slice(covering(s, tt.busy_t0, tt.busy_t1));
+            slices.idle_before = slice(between(s, tt.before_t0, tt.before_t1));
+            slices.idle_after = slice(between(s, tt.after_t0, tt.after_t1));
             const ojson recomputed = counterRoundToJson(counterRound(slices));
             const CounterRound* stored = round.counter(spec);
             const ojson storedJson = stored ? counterRoundToJson(*stored) : ojson();

@@ -36,4 +36,9 @@ inline constexpr double kVerifyRelTolerance = 1e-9;
 
 VerifyReport verifyRecord(const Record& r);
 
+// The tail an averaged counter's brackets waited out (the record's
+// averaged_brackets.<spec>.tail_ms, in ns); 0 where none is named. Verify cuts with it
+// (stats/RoundTimes), as the session did.
+std::int64_t bracketTailNs(const Record& r, const std::string& spec);
+
 }  // namespace jb

@@ -253,7 +253,9 @@ nlohmann::ordered_json Sampler::integrity() const
     j["stalls"] = st.stalls;
     j["longest_stall_ms"] = st.longest_stall_ms;
     j["stalled_at_end"] = st.stalled_at_end;
-    j["resolution_nj"] = min_advance_nj_ > 0 ? oj(min_advance_nj_) : oj(nullptr);
+    const std::optional<double> unit_nj = unitResolutionNj(counter_->info());
+    j["resolution_nj"] = unit_nj ? oj(*unit_nj) : oj(nullptr);
+    j["least_step_nj"] = min_advance_nj_ > 0 ? oj(min_advance_nj_) : oj(nullptr);
     j["update_cadence_ms"] = st.cadence_ms ? oj(*st.cadence_ms) : oj(nullptr);
     const double period_ms = double(period_ns_) / 1e6;
     const bool coarse = st.cadence_ms && *st.cadence_ms > 1.5 * period_ms;
@@ -261,6 +263,38 @@ nlohmann::ordered_json Sampler::integrity() const
     j["suggested_sample_ms"] = coarse ? oj(std::ceil(*st.cadence_ms / 10.0) * 10.0) : oj(nullptr);
     j["never_advanced_ms"] = neverAdvancedMs() > 0 ? oj(neverAdvancedMs()) : oj(nullptr);
     return j;
+}
+
+std::optional<double> Sampler::leastStepNj(const nlohmann::ordered_json& integrity)
+{
+    if (!integrity.is_object())
+        return std::nullopt;
+    // A record that has least_step_nj means it, null included; an older one said resolution_nj.
+    const auto it = integrity.find(integrity.contains("least_step_nj") ? "least_step_nj" : "resolution_nj");
+    if (it == integrity.end() || !it->is_number())
+        return std::nullopt;
+    return it->get<double>();
+}
+
+std::optional<double> Sampler::unitResolutionNj(const nlohmann::ordered_json& info)
+{
+    if (!info.is_object())
+        return std::nullopt;
+    if (const auto it = info.find("resolution_nj"); it != info.end() && it->is_number())
+        return it->get<double>();
+    const auto it = info.find("unit");
+    if (it == info.end() || !it->is_string())
+        return std::nullopt;
+    const std::string u = it->get<std::string>();
+    if (u == "nJ")
+        return 1.0;
+    if (u == "uJ")
+        return 1e3;
+    if (u == "mJ")
+        return 1e6;
+    if (u == "J")
+        return 1e9;
+    return std::nullopt;
 }
 
 std::vector<std::string> Sampler::integrityWarnings() const

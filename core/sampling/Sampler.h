@@ -43,9 +43,18 @@ public:
     nlohmann::ordered_json counterInfo() const;     // counter's info + observed cadence + integrity
     // The integrity checks over the run so far: read faults (a jump above the counter's
     // plausible ceiling, a step backwards without a wrap range), stalls (no advance for many
-    // times the observed cadence after advancing), the resolution (smallest advance), and the
+    // times the observed cadence after advancing), the counter's resolution (`resolution_nj`:
+    // one unit of what it counts, 1 mJ for NVML energy; null for a power reading), the least
+    // step seen (`least_step_nj`: the smallest advance, e.g. 80 W x 100 ms on an H200), and the
     // cadence warning where the period is shorter than the counter's update cadence.
     nlohmann::ordered_json integrity() const;
+    // The least step of a record's integrity object: `least_step_nj`, or in a record written
+    // before that key existed, `resolution_nj` (which then meant the least step). None where
+    // neither is a number.
+    static std::optional<double> leastStepNj(const nlohmann::ordered_json& integrity);
+    // One unit of what the counter counts, in nJ, from its info (`resolution_nj` where the
+    // counter names it, else its energy `unit`: nJ, uJ, mJ, J); none for a power reading.
+    static std::optional<double> unitResolutionNj(const nlohmann::ordered_json& counter_info);
     // The same checks as sentences for the record's warnings (empty where all is well).
     std::vector<std::string> integrityWarnings() const;
     std::shared_ptr<const SampleStore> store() const { return store_; }

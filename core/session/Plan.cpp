@@ -27,11 +27,25 @@ bool Plan::hasGpuTime() const
                        [](const std::string& c) { return ioreportChannelOf(c) == std::string("GPU Energy"); });
 }
 
+std::int64_t PhaseOffsets::nextNs(double period_ms)
+{
+    const double u = double(rng_() >> 11) * 0x1.0p-53;  // [0, 1) from the top 53 bits
+    return period_ms > 0 ? std::int64_t(u * period_ms * 1e6) : 0;
+}
+
+double Plan::phasePeriodMs() const
+{
+    if (!random_phase || wholeDeviceCounters().empty())
+        return 0.0;
+    return std::max(phase_period_ms, sample_ms);
+}
+
 double Plan::expectedDurationS(double busy_s) const
 {
     const double settle_s = wholeDeviceCounters().empty() ? 0.0 : 2.0 * periodS();
     const int n = totalRounds();
-    return idle_s * (n + 1) + n * (busy_s + settle_s);
+    // Each bracket before a round waits half a phase period on average.
+    return idle_s * (n + 1) + n * (busy_s + settle_s + phasePeriodMs() / 2000.0);
 }
 
 PlanProgress planProgress(const Plan& p, std::optional<double> since_first_idle_s, double busy_s)
@@ -86,6 +100,9 @@ Status validatePlan(const Plan& p)
         return Error{"--journal keeps one child's rounds: an interleaved run of several children has none"};
     if (!(p.ready_timeout_s > 0))
         return Error{"--ready-timeout must be a positive number of seconds"};
+    if (!std::isfinite(p.phase_period_ms) || p.phase_period_ms < 0 || p.phase_period_ms > 600000)
+        return Error{"the phase period must lie between 0 and 600000 ms (got " +
+                     std::to_string(p.phase_period_ms) + ")"};
     if (p.round_timeout_s && !(*p.round_timeout_s > 0))
         return Error{"--round-timeout must be a positive number of seconds"};
     return Ok{};

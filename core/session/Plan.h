@@ -2,12 +2,14 @@
 // A measurement plan: everything a run needs, as a value. The GUI's form and the CLI's flags
 // both build one and hand it to the same Session.
 #include <jb/base/Result.h>
+#include <jb/counters/CounterProfile.h>
 #include <jb/counters/CounterRegistry.h>
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,26 @@ struct Plan {
     // --keep-going: a child that fails or times out is dropped (its record aborted, with its
     // rounds and the reason) and the others go on; without it the failure ends the run.
     bool keep_going = false;
+    // Random round phases: each idle bracket before a round lasts idle_s plus an offset drawn
+    // uniformly from [0, phasePeriodMs()) by a generator seeded with phase_seed, so the rounds'
+    // busy windows start at random phases of the counters' update period and a sampling
+    // counter's error averages out over rounds instead of biasing them all alike. The seed and
+    // each round's offset go into the record ("phases", rounds[i].phase_offset_ns).
+    bool random_phase = true;      // --fixed-phase turns it off
+    std::uint64_t phase_seed = 1;  // --phase-seed
+    // The period the offsets span; 0: the longest of the sampling period and the counters'
+    // update periods (phase_period_source names where it came from).
+    double phase_period_ms = 0.0;
+    std::string phase_period_source;
+    // The counters' profiles measured on this host (characterize); a counter without one gets
+    // its kind's documented default, marked as such. Both go into the record
+    // (counter_profiles), size the phase period and name each round's limits.
+    std::vector<CounterProfile> profiles;
+    // A counter whose profile averages (averaging_window_ms > 0): its idle brackets start once
+    // the average has drained and its busy figures take that tail in (the record's
+    // averaged_brackets); the session lengthens every bracket by the longest tail. Off: the
+    // reference's cuts, the smear left in the idle bracket after the round.
+    bool averaged_brackets = true;
 
     int childCount() const { return children.empty() ? 1 : int(children.size()); }
     int totalRounds() const { return (rounds + warmup) * childCount(); }
@@ -52,8 +74,21 @@ struct Plan {
     bool hasTask() const;
     bool hasGpuTime() const;  // ioreport-gpu: per-round GPU-time share
     double periodS() const { return sample_ms / 1000.0; }
+    // The span of the random phase offsets in ms (0 with random_phase off).
+    double phasePeriodMs() const;
     // Seconds the plan takes if each busy window lasts busy_s.
     double expectedDurationS(double busy_s) const;
+};
+
+// The random round phases' offsets: uniform in [0, period) from a seeded generator, the same
+// sequence on every platform (the Session draws one per idle bracket, in bracket order).
+class PhaseOffsets {
+public:
+    explicit PhaseOffsets(std::uint64_t seed) : rng_(seed) {}
+    std::int64_t nextNs(double period_ms);
+
+private:
+    std::mt19937_64 rng_;
 };
 
 // How far a run is: since_first_idle_s after its first idle bracket began (none: the child is

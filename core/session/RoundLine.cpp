@@ -25,9 +25,15 @@ std::string roundLine(const Plan& plan, int index, const Round& r)
         else if (r.task->contains("cpu_ns"))
             s += ", task cpu " + fixed2((*r.task)["cpu_ns"].get<double>() / 1e9) + " s";
     }
+    const auto limits = r.extra.find("limits");
     for (const auto& [spec, c] : r.counters) {
         s += ", " + spec + " marginal " + fixed2(c.has_marginal ? c.marginal_nj / 1e9 : 0.0) + " J (" +
-             c.verdict.value_or("None") + ")";
+            c.verdict.value_or("None");
+        // A round beyond the counter's limits says so after its verdict (the session's words).
+        if (limits != r.extra.end() && limits->is_object())
+            if (const auto l = limits->find(spec); l != limits->end() && l->is_string())
+                s += "; " + l->get<std::string>();
+        s += ")";
     }
     return s;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The per-round progress line of the reference harness, word for word, e.g.
 //   "demo round 2/7: 8 decodes in 0.80 s, rapl marginal 12.00 J (clean)"
+// A round beyond a counter's limits (the round's `limits`, session/Session) adds them after
+// the verdict: "... nvml:0 marginal 0.41 J (clean; too short for nvml:0: 0.3 updates, needs 10 (...))".
 #include <jb/record/Record.h>
 #include <jb/session/Plan.h>
 

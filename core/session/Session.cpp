@@ -8,7 +8,9 @@
 #include <jb/record/Journal.h>
 #include <jb/record/RecordJson.h>
 #include <jb/sampling/Sampler.h>
+#include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
+#include <jb/stats/RoundTimes.h>
 
 #include <QDateTime>
 #include <QLoggingCategory>
@@ -61,6 +63,7 @@ int msFromS(double s)
 Session::Session(Plan plan, QObject* parent)
     : QObject(parent)
     , plan_(std::move(plan))
+    , phase_rng_(plan_.phase_seed)
 {
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();
@@ -91,6 +94,14 @@ Session::Session(Plan plan, QObject* parent)
                                         std::to_string(plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
         }
     });
+}
+
+std::int64_t Session::maxTailNs() const
+{
+    std::int64_t m = 0;
+    for (std::int64_t t : tails_ns_)
+        m = std::max(m, t);
+    return m;
 }
 
 Session::~Session()
@@ -178,6 +189,34 @@ void Session::start()
             for (auto& [spec, owner] : probe)
                 if (auto copy = openCounter(spec, plan_.counter_options))
                     mirror_probes_.push_back({spec, owner, std::move(copy.value())});
+    }
+    // Each counter's profile: measured (the plan's) or its kind's default; the phase period
+    // spans the slowest counter's updates; an averaging counter's brackets wait its window out.
+    for (const auto& s : samplers_) {
+        const auto measured = std::find_if(plan_.profiles.begin(), plan_.profiles.end(),
+                                           [&](const CounterProfile& p) { return p.spec == s->spec(); });
+        CounterProfile prof;
+        if (measured != plan_.profiles.end()) {
+            prof = *measured;
+        } else {
+            const nlohmann::ordered_json info = s->counter().info();
+            prof = defaultProfile(counterKindOf(s->spec(), info));
+            prof.spec = s->spec();
+            // A power channel that names its own averaging interval (hwmon's powerN_average_interval).
+            const auto avg = info.find("sensor_average_ms");
+            if (prof.averages() && avg != info.end() && avg->is_number() && avg->get<double>() > 0)
+                prof.averaging_window_ms = avg->get<double>();
+        }
+        if (prof.update_period_ms > plan_.phase_period_ms) {
+            plan_.phase_period_ms = prof.update_period_ms;
+            plan_.phase_period_source = s->spec() + "'s update period (" +
+                (prof.measured ? "measured" : "its kind's default") + ")";
+        }
+        tails_ns_.push_back(
+            plan_.averaged_brackets && prof.averages()
+                ? std::int64_t(std::llround((prof.averaging_window_ms + prof.update_period_ms) * 1e6))
+                : 0);
+        profiles_.push_back(std::move(prof));
     }
     origin_ns_ = monotonicNs();
     for (auto& s : samplers_) {
@@ -331,7 +370,16 @@ void Session::beginIdle()
     state_ = State::IdleBracket;
     idle_t0_ = monotonicNs();
     emit phase({PhaseEvent::IdleStarted, int(rounds_.size()) - (brackets_.empty() ? 1 : 0), idle_t0_});
-    idle_timer_.start(msFromS(plan_.idle_s));
+    // The bracket waits a random part of the phase period more, so the round that follows
+    // starts at a random phase of the counters' updates (the same generator draws for every
+    // bracket, the last one's included, so a seed gives the same offsets to the same rounds).
+    phase_offset_ns_ = 0;
+    if (const double period_ms = plan_.phasePeriodMs(); period_ms > 0)
+        phase_offset_ns_ = phase_rng_.nextNs(period_ms);
+    // An averaging counter's bracket starts once its average has drained: the bracket is that
+    // much longer, so what is left of it is still idle_s.
+    idle_timer_.start(
+        int(std::llround(plan_.idle_s * 1000.0 + double(maxTailNs() + phase_offset_ns_) / 1e6)));
 }
 
 void Session::endIdle()
@@ -366,6 +414,8 @@ void Session::beginRound()
 {
     current_ = Round{};
     round_open_ = false;
+    if (plan_.phasePeriodMs() > 0)
+        current_.extra["phase_offset_ns"] = phase_offset_ns_;
     if (interleaved())
         active_ = childOfRound(int(rounds_.size()));
     current_.load_avg_before = loadAverages();
@@ -469,13 +519,29 @@ void Session::finishRound()
     const auto& pre = brackets_[brackets_.size() - 2];
     const auto& post = brackets_.back();
     current_.brackets = std::array<std::array<std::int64_t, 2>, 2>{pre, post};
-    for (auto& s : samplers_) {
+    for (std::size_t si = 0; si < samplers_.size(); ++si) {
+        auto& s = samplers_[si];
         const auto store = s->store();
-        const auto busy = store->between(busy_t0_, busy_t1_);
-        const auto cov = store->covering(busy_t0_, busy_t1_);
-        const auto before = store->between(pre[0], pre[1]);
-        const auto after = store->between(post[0], post[1]);
+        const RoundTimes tt = roundTimes(busy_t0_, busy_t1_, pre[0], pre[1], post[0], post[1], tails_ns_[si]);
+        const auto busy = store->between(tt.busy_t0, tt.busy_t1);
+        const auto cov = store->covering(tt.busy_t0, tt.busy_t1);
+        const auto before = store->between(tt.before_t0, tt.before_t1);
+        const auto after = store->between(tt.after_t0, tt.after_t1);
         current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
+        {
+            // What the counter's limits make of this round, in words (RoundLine shows it): the
+            // record's rule (cadenceOf: the sampler's cadence so far, the profile) on this counter.
+            Record seen;
+            seen.sample_s = plan_.periodS();
+            seen.sampler.emplace_back(s->spec(), s->figures());
+            seen.extra["counter_profiles"][s->spec()] = profiles_[si].toJson();
+            const CounterCadence cad = cadenceOf(seen, s->spec());
+            const std::string lim = roundLimitText(s->spec(), current_.window_ns, cad,
+                                                   current_.counters.back().second.busy, profiles_[si],
+                                                   double(tails_ns_[si]) / 1e6);
+            if (!lim.empty())
+                current_.extra["limits"][s->spec()] = lim;
+        }
         // Idle drift: the brackets' mean powers differ by more than their noise allows (4
         // standard errors) and by more than 1 % of the idle power.
         const CounterRound& cr = current_.counters.back().second;
@@ -781,6 +847,32 @@ Record Session::baseRecord(int child) const
         r.counter_info.emplace_back("task", nlohmann::ordered_json{{"kind", "task"}});
     if (!started_at_.empty())
         r.extra["started_at"] = started_at_;  // wall-clock start, ISO 8601 UTC (the library's time)
+    if (!profiles_.empty()) {
+        // The counters' profiles (measured, or the kind's default marked as such), and the
+        // averaging tails their brackets waited out.
+        nlohmann::ordered_json profs = nlohmann::ordered_json::object();
+        nlohmann::ordered_json tails = nlohmann::ordered_json::object();
+        for (std::size_t i = 0; i < profiles_.size(); ++i) {
+            profs[profiles_[i].spec] = profiles_[i].toJson();
+            if (tails_ns_[i] > 0)
+                tails[profiles_[i].spec] = {{"tail_ms", double(tails_ns_[i]) / 1e6},
+                                            {"averaging_window_ms", profiles_[i].averaging_window_ms},
+                                            {"profile", profiles_[i].measured ? "measured" : "default"}};
+        }
+        r.extra["counter_profiles"] = std::move(profs);
+        if (!tails.empty())
+            r.extra["averaged_brackets"] = std::move(tails);
+    }
+    if (const double period_ms = plan_.phasePeriodMs(); period_ms > 0) {
+        // Random round phases: how the offsets (rounds[i].phase_offset_ns) were drawn.
+        nlohmann::ordered_json ph;
+        ph["seed"] = plan_.phase_seed;
+        ph["period_ms"] = period_ms;
+        ph["period_from"] = plan_.phase_period_ms > plan_.sample_ms && !plan_.phase_period_source.empty()
+            ? plan_.phase_period_source
+            : std::string("the sampling period");
+        r.extra["phases"] = std::move(ph);
+    }
     if (!warnings_.empty())
         r.extra["warnings"] = warnings_;
     if (interleaved()) {

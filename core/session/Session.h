@@ -170,6 +170,15 @@ private:
     std::vector<std::int64_t> jobs_;  // per child, from its ready line
     std::vector<std::array<std::int64_t, 2>> brackets_;
     std::int64_t idle_t0_ = 0;
+    // Random round phases (plan.random_phase): the generator, and the offset the bracket under
+    // way added before the round that follows it.
+    PhaseOffsets phase_rng_;
+    // Per whole-device counter (samplers_ order): its profile (the plan's measured one, else its
+    // kind's default) and the averaging tail its brackets wait out (0: none).
+    std::vector<CounterProfile> profiles_;
+    std::vector<std::int64_t> tails_ns_;
+    std::int64_t maxTailNs() const;
+    std::int64_t phase_offset_ns_ = 0;
     std::int64_t busy_t0_ = 0, busy_t1_ = 0;
     Round current_;
     std::vector<Round> rounds_;

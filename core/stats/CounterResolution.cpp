@@ -1,9 +1,12 @@
 #include <jb/stats/CounterResolution.h>
 
+#include <jb/record/Verify.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 namespace jb {
 
@@ -73,7 +76,34 @@ CounterCadence cadenceOf(const Record& r, const std::string& spec)
     }
     if (!c.period_s && r.sample_s > 0)
         c.period_s = r.sample_s;
+    // The counter's profile: a measured one first; a kind's default only where the record shows
+    // nothing better (no cadence, or the sampler's bound: the counter changed at every read).
+    if (const auto prof = profileOf(r, spec); prof && prof->update_period_ms > 0) {
+        const double period_ms = c.period_s ? *c.period_s * 1e3 : 0.0;
+        const bool bound = c.update_cadence_ms && period_ms > 0 &&
+            *c.update_cadence_ms >= period_ms / kSamplerBoundFactor &&
+            *c.update_cadence_ms <= period_ms * kSamplerBoundFactor;
+        if (prof->measured || !c.update_cadence_ms || bound) {
+            c.update_cadence_ms = prof->update_period_ms;
+            c.cadence_source = "profile";
+            c.profile_measured = prof->measured;
+        }
+    }
     return c;
+}
+
+std::optional<CounterProfile> profileOf(const Record& r, const std::string& spec)
+{
+    const auto all = r.extra.find("counter_profiles");
+    if (all == r.extra.end() || !all->is_object())
+        return std::nullopt;
+    const auto it = all->find(spec);
+    if (it == all->end())
+        return std::nullopt;
+    auto p = CounterProfile::fromJson(nlohmann::json::parse(it->dump()), "counter_profiles." + spec);
+    if (!p)
+        return std::nullopt;
+    return std::move(p.value());
 }
 
 WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& cadence,
@@ -87,8 +117,8 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
         // A measured cadence is never much shorter than the period (the sampler cannot see
         // faster than it reads); one that is was declared by the counter and is taken as is.
         const double period_ms = cadence.period_s ? *cadence.period_s * 1e3 : 0.0;
-        const bool samplerBound = period_ms > 0 && cad >= period_ms / kSamplerBoundFactor &&
-            cad <= period_ms * kSamplerBoundFactor;
+        const bool samplerBound = cadence.cadence_source != "profile" && period_ms > 0 &&
+            cad >= period_ms / kSamplerBoundFactor && cad <= period_ms * kSamplerBoundFactor;
         if (samplerBound) {
             w.basis = B::SamplerBound;
             w.updates = window_ms / (*cadence.period_s * 1e3);
@@ -101,8 +131,11 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
         w.basis = B::Cadence;
         w.updates = window_ms / cad;
         w.coarse = *w.updates < kCoarseUpdates;
+        const std::string by = cadence.cadence_source != "profile" ? ""
+            : cadence.profile_measured                             ? ", by its measured profile"
+                                                                   : ", by its kind's default profile";
         w.text = (w.coarse ? "coarse counter: " : "≈") + updates(*w.updates) + " (it changes every " +
-            ms(cad) + ")";
+            ms(cad) + by + ")";
         w.short_text = w.coarse ? "coarse counter: " + updates(*w.updates) : "≈" + count(*w.updates);
         return w;
     }
@@ -140,6 +173,71 @@ WindowResolution roundResolution(const Record& r, std::size_t round, const std::
     return windowResolution(rd.window_ns, cadenceOf(r, spec), c ? c->busy : std::nullopt);
 }
 
+std::string samplingText(const CounterProfile& p)
+{
+    if (!p.samples())
+        return {};
+    char buf[160];
+    if (p.coverage.sensed_fraction && p.update_period_ms > 0)
+        std::snprintf(buf, sizeof buf, "it senses about %.0f%% of each %s period",
+                      *p.coverage.sensed_fraction * 100.0, ms(p.update_period_ms).c_str());
+    else
+        std::snprintf(buf, sizeof buf, "it samples: short bursts count %.0f%% +- %.0f%% of their energy",
+                      p.coverage.mean * 100.0, p.coverage.sd * 100.0);
+    return buf;
+}
+
+std::string roundLimitText(const std::string& spec, std::int64_t window_ns, const CounterCadence& cadence,
+                           const std::optional<Bracket>& busy, const std::optional<CounterProfile>& profile,
+                           double tail_ms)
+{
+    const WindowResolution w = windowResolution(window_ns, cadence, busy);
+    const std::string source = !profile ? std::string()
+        : profile->measured             ? std::string("its measured profile")
+                                        : std::string("its kind's default profile");
+    if (w.coarse && w.updates) {
+        std::string s = "too short for " + spec + ": " + count(*w.updates) +
+            (count(*w.updates) == "1" ? " update" : " updates") + ", needs " +
+            std::to_string(int(kCoarseUpdates));
+        std::string why;
+        if (cadence.update_cadence_ms)
+            why = "a new value every " + ms(*cadence.update_cadence_ms) +
+                (cadence.cadence_source == "profile" ? ", by " + source : std::string());
+        if (profile) {
+            if (const std::string smp = samplingText(*profile); !smp.empty())
+                why += (why.empty() ? "" : "; ") + smp + ", so a round's energy depends on its phase";
+        }
+        return why.empty() ? s : s + " (" + why + ")";
+    }
+    if (profile && profile->averages() && tail_ms <= 0 && window_ns > 0 &&
+        double(window_ns) / 1e6 < kAveragingWindows * profile->averaging_window_ms) {
+        char buf[320];
+        std::snprintf(
+            buf, sizeof buf,
+            "too short for %s: a %.3g s busy window against its %.3g s averaging window, needs %.3g s "
+            "(or brackets that wait the window out; %s)",
+            spec.c_str(), double(window_ns) / 1e9, profile->averaging_window_ms / 1e3,
+            kAveragingWindows * profile->averaging_window_ms / 1e3, source.c_str());
+        return buf;
+    }
+    return {};
+}
+
+std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, std::size_t round)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    if (round >= r.rounds.size())
+        return out;
+    const Round& rd = r.rounds[round];
+    for (const auto& [spec, c] : rd.counters) {
+        const std::string t = roundLimitText(spec, rd.window_ns, cadenceOf(r, spec), c.busy,
+                                             profileOf(r, spec), double(bracketTailNs(r, spec)) / 1e6);
+        if (!t.empty())
+            out.emplace_back(spec, t);
+    }
+    return out;
+}
+
 std::string resolutionRuleText()
 {
     return "Counter updates in the busy window: window / update cadence (counter_info or the sampler's "
@@ -155,23 +253,70 @@ CoarseCounter coarseCounter(const Record& r, const std::string& spec)
     c.spec = spec;
     c.rounds = int(r.rounds.size());
     const CounterCadence cad = cadenceOf(r, spec);
+    const std::optional<CounterProfile> prof = profileOf(r, spec);
+    const double tail_ms = double(bracketTailNs(r, spec)) / 1e6;
+    std::string averaging_example;
+    std::vector<double> marginals;
     for (const Round& rd : r.rounds) {
         const CounterRound* cr = rd.counter(spec);
+        if (cr && cr->has_marginal)
+            marginals.push_back(cr->marginal_nj);
         const WindowResolution w = windowResolution(rd.window_ns, cad, cr ? cr->busy : std::nullopt);
-        if (!w.coarse)
+        if (!w.coarse) {
+            if (prof) {
+                const std::string lim = roundLimitText(spec, rd.window_ns, cad, cr ? cr->busy : std::nullopt,
+                                                       prof, tail_ms);
+                if (!lim.empty()) {
+                    if (c.averaging_rounds == 0)
+                        averaging_example = lim;
+                    ++c.averaging_rounds;
+                }
+            }
             continue;
+        }
         if (c.coarse_rounds == 0)
             c.example = w;
         ++c.coarse_rounds;
     }
+    if (marginals.size() >= 2) {
+        double sum = 0;
+        for (double m : marginals)
+            sum += m;
+        const double mean = sum / double(marginals.size());
+        double ss = 0;
+        for (double m : marginals)
+            ss += (m - mean) * (m - mean);
+        if (mean != 0)
+            c.spread = std::sqrt(ss / double(marginals.size() - 1)) / std::abs(mean);
+    }
     if (!c.coarse())
         return c;
-    c.headline = "Coarse counter (" + spec + "):";
-    c.detail = "in " + std::to_string(c.coarse_rounds) + " of " + std::to_string(c.rounds) +
-        " rounds the busy window saw fewer than " + std::to_string(int(kCoarseUpdates)) + " counter updates (" +
-        c.example.text +
-        "). Those verdicts judge the counter more than the decoder: make the rounds longer (more decodes per "
-        "round) or use a finer counter.";
+    if (c.coarse_rounds > 0) {
+        c.headline = "Coarse counter (" + spec + "):";
+        c.detail = "in " + std::to_string(c.coarse_rounds) + " of " + std::to_string(c.rounds) +
+            " rounds the busy window saw fewer than " + std::to_string(int(kCoarseUpdates)) +
+            " counter updates (" + c.example.text +
+            "). Those verdicts judge the counter more than the decoder: make the rounds longer (more decodes per "
+            "round) or use a finer counter.";
+    } else {
+        c.headline = "Averaged counter (" + spec + "):";
+        c.detail = "in " + std::to_string(c.averaging_rounds) + " of " + std::to_string(c.rounds) +
+            " rounds " + averaging_example +
+            ". Its average smears each round into the idle bracket after it.";
+    }
+    if (prof) {
+        if (const std::string smp = samplingText(*prof); !smp.empty()) {
+            char buf[96] = "";
+            if (c.spread)
+                std::snprintf(buf, sizeof buf,
+                              " The rounds' marginal energies spread by sd %.0f%% of their mean.",
+                              *c.spread * 100.0);
+            c.detail += " " + spec + " samples (" + smp +
+                "): a short round's energy depends on where it falls in the period; the random round phases "
+                "average that out over rounds, not within one." +
+                buf;
+        }
+    }
     return c;
 }
 
@@ -182,14 +327,17 @@ std::optional<ObservedCadence> observedCadence(const Record& r, const std::strin
         const double cms = *cad.update_cadence_ms;
         const double period_ms = cad.period_s ? *cad.period_s * 1e3 : 0.0;
         // As windowResolution: a cadence about the period only says the counter changed at every read.
-        const bool samplerBound = period_ms > 0 &&
+        const bool samplerBound = cad.cadence_source != "profile" && period_ms > 0 &&
             cms >= period_ms / kSamplerBoundFactor && cms <= period_ms * kSamplerBoundFactor;
         if (!samplerBound) {
             ObservedCadence o;
             o.ms = cms;
             o.source = cad.cadence_source;
             o.text = "every " + ms(cms) +
-                (o.source == "sampler" ? " (the sampler's figure)" : " (the record's counter_info)");
+                (o.source == "sampler" ? " (the sampler's figure)"
+                     : o.source == "profile"
+                     ? (cad.profile_measured ? " (its measured profile)" : " (its kind's default profile)")
+                     : " (the record's counter_info)");
             return o;
         }
     }

@@ -15,6 +15,14 @@
 //     is slower than the sampler, so each advancing interval is about one update); where every
 //     interval advanced it is again only a lower bound.
 // Coarse: fewer than kCoarseUpdates updates (an estimate, never a lower bound).
+//
+// A record that carries its counters' profiles (counter_profiles, counters/CounterProfile.h)
+// takes the update period from there first where it was measured; a kind's default profile
+// only where the record shows nothing better (no cadence, or one that is the sampler's bound).
+// With a profile the rounds' verdicts also name what else limits them (roundLimitText): a
+// counter that samples (senses part of each period), and busy windows short against an
+// averaging window that the brackets did not wait out.
+#include <jb/counters/CounterProfile.h>
 #include <jb/record/Record.h>
 
 #include <cstdint>
@@ -26,11 +34,18 @@ namespace jb {
 inline constexpr double kCoarseUpdates = 10.0;
 // A cadence within this factor of the sampling period (either way) is the sampler's.
 inline constexpr double kSamplerBoundFactor = 1.5;
+// A busy window shorter than this many averaging windows is smeared by the average, unless the
+// brackets waited the window out (averaged_brackets).
+inline constexpr double kAveragingWindows = 10.0;
+
+// The record's profile of a counter (counter_profiles.<spec>), where it has one that reads.
+std::optional<CounterProfile> profileOf(const Record& r, const std::string& spec);
 
 // What a record says about one counter's update cadence and sampling period.
 struct CounterCadence {
     std::optional<double> update_cadence_ms;
-    std::string cadence_source;      // "counter_info", "sampler" or empty
+    std::string cadence_source;      // "profile", "counter_info", "sampler" or empty
+    bool profile_measured = false;   // with "profile": measured on the host, else the kind's default
     std::optional<double> period_s;  // the sampler's period, else the record's sample_s
 };
 CounterCadence cadenceOf(const Record& r, const std::string& spec);
@@ -58,6 +73,20 @@ WindowResolution windowResolution(std::int64_t window_ns, const CounterCadence& 
 // The round's resolution on counter `spec` (uses the round's window_ns and busy bracket).
 WindowResolution roundResolution(const Record& r, std::size_t round, const std::string& spec);
 
+// What a counter's limits make of one round, in words for the round's verdict; empty where the
+// round is within them. "too short for nvml:0: 0.3 updates, needs 10 (it takes a new value every
+// 100 ms, the kind's default profile; it senses about 25% of each period, so a round's energy
+// depends on its phase)"; "too short for nvml-power:0: a 0.8 s busy window against its 1 s
+// averaging window, needs 10 s (or brackets that wait the window out)". tail_ms: the averaging
+// tail the round's brackets waited out (0: none).
+std::string roundLimitText(const std::string& spec, std::int64_t window_ns, const CounterCadence& cadence,
+                           const std::optional<Bracket>& busy, const std::optional<CounterProfile>& profile,
+                           double tail_ms);
+// Every counter's limit text for a round of a record (counters within their limits left out).
+std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, std::size_t round);
+// "it senses about 25% of each 100 ms period", or empty for a counter that does not sample.
+std::string samplingText(const CounterProfile& p);
+
 // The rule in words, for tooltips and docs.
 std::string resolutionRuleText();
 
@@ -68,7 +97,12 @@ struct CoarseCounter {
     int rounds = 0;         // the record's rounds
     int coarse_rounds = 0;  // rounds whose busy window saw fewer than kCoarseUpdates updates
     WindowResolution example;  // the first coarse round's resolution
-    bool coarse() const { return coarse_rounds > 0; }
+    // With a profile: rounds short against an averaging window the brackets did not wait out,
+    // and, for a counter that samples, the rounds' spread (sd of their marginal energies over
+    // their mean), which the detail reports.
+    int averaging_rounds = 0;
+    std::optional<double> spread;
+    bool coarse() const { return coarse_rounds > 0 || averaging_rounds > 0; }
     // Empty where no round is coarse. headline: "Coarse counter (rapl):"; detail: "in 3 of 3
     // rounds the busy window saw fewer than 10 counter updates (...). Those verdicts ...".
     std::string headline, detail;
@@ -85,7 +119,7 @@ CoarseCounter coarseCounter(const Record& r, const std::string& spec);
 // nothing says.
 struct ObservedCadence {
     double ms = 0;
-    std::string source;  // "counter_info", "sampler" or "brackets"
+    std::string source;  // "profile", "counter_info", "sampler" or "brackets"
     // For "brackets": the intervals and advancing intervals pooled.
     long long intervals = 0, advanced = 0;
     std::string text;  // "every 400 ms (the sampler's figure)", "about every 397 ms (51 of 204 sampling intervals advanced)"

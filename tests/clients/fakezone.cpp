@@ -17,8 +17,16 @@
 // --zone DIR2 NAME2 IDLE_W2 BUSY_W2 RANGE_UJ2 (repeatable): one more zone written by this
 // process in the same tick, seeing the same flag (a whole tree with one writer, so every zone
 // sees the busy edges at the same moment).
+// --mode exact|sampled|boxcar|late --period-ms P --window-ms W --delay-ms D: how the zone's
+// counter shows its true energy (tests/clients/CounterModes.h): sampled sees W ms of every P,
+// boxcar averages the last W ms every P, late publishes every P ms the energy of D ms before;
+// with --power the file holds the mode's power reading. Default exact (every tick).
+// The flag may also be a plain file that exists while the load is on (no edge times: the zone
+// books busy from the tick that sees it to the tick that sees it gone).
 #include "BusyFlag.h"
+#include "CounterModes.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +56,8 @@ int main(int argc, char** argv)
     double idle_w = 20, busy_w = 15, seconds = 3600;
     long tick_ms = 2;
     unsigned long long range = 262143328850ULL, energy = 0;
+    countermode::Params mode;
+    double period_ms = 100, window_ms = 0, delay_ms = 0;
     struct Extra {
         std::string dir, name;
         double idle_w, busy_w;
@@ -72,6 +82,14 @@ int main(int argc, char** argv)
         else if (a == "--busy-growth") busy_growth = std::atof(next().c_str());
         else if (a == "--busy-from-flag") busy_from_flag = true;
         else if (a == "--no-meta") meta = false;
+        else if (a == "--mode") {
+            if (!countermode::parseMode(next(), mode.mode)) {
+                std::fprintf(stderr, "fakezone: --mode takes exact, sampled, boxcar or late\n");
+                return 2;
+            }
+        } else if (a == "--period-ms") period_ms = std::atof(next().c_str());
+        else if (a == "--window-ms") window_ms = std::atof(next().c_str());
+        else if (a == "--delay-ms") delay_ms = std::atof(next().c_str());
         else if (a == "--power") power = true;
         else if (a == "--stall-at") stall_at = std::atof(next().c_str());
         else if (a == "--stall-s") stall_s = std::atof(next().c_str());
@@ -105,6 +123,16 @@ int main(int argc, char** argv)
         std::ofstream(dir + "/name") << name << "\n";
         std::ofstream(dir + "/max_energy_range_uj") << range << "\n";
     }
+    mode.period_s = period_ms / 1000.0;
+    mode.window_s = window_ms / 1000.0;
+    mode.delay_s = delay_ms / 1000.0;
+    const bool modelled = mode.mode != countermode::Mode::Exact;
+    if (modelled && period_ms <= 0) {
+        std::fprintf(stderr, "fakezone: --period-ms must be above 0\n");
+        return 2;
+    }
+    countermode::Model model(mode);
+    double true_j = 0, booked_uj = 0;
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     double carry_uj = 0;
@@ -137,6 +165,14 @@ int main(int argc, char** argv)
             carry_uj += ((idle_w + (drifted ? drift_w : 0)) * dt + busy_j) * 1e6;
         auto whole = (unsigned long long)carry_uj;
         carry_uj -= double(whole);
+        if (modelled) {
+            // The true energy goes to the mode; the file shows what the mode publishes.
+            true_j += double(whole) * 1e-6;
+            model.addTrue(double(now_ns) * 1e-9, true_j);
+            const double shown_uj = model.energyJ() * 1e6;
+            whole = shown_uj > booked_uj ? (unsigned long long)(shown_uj - booked_uj) : 0;
+            booked_uj += double(whole);
+        }
         if (jump_at >= 0 && since >= jump_at && !jumped) {
             whole += jump_uj;
             jumped = true;
@@ -146,7 +182,8 @@ int main(int argc, char** argv)
             energy = energy > back_uj ? energy - back_uj : 0;
             stepped_back = true;
         }
-        const unsigned long long value = power ? (unsigned long long)(w * 1e6) : energy;
+        const double shown_w = modelled ? model.powerW() : w;
+        const unsigned long long value = power ? (unsigned long long)(std::max(0.0, shown_w) * 1e6) : energy;
         for (Extra& e : extras) {
             e.carry_uj += (e.idle_w * dt + share.joules([&](double) { return e.busy_w; })) * 1e6;
             const auto part = (unsigned long long)e.carry_uj;

@@ -10,12 +10,22 @@
 //   busy_file <index> <path>    GPU index is busy while <path> exists (its processes then do
 //                               not count): the fake CUDA driver creates it while it "computes"
 //   init_error <code>           nvmlInit_v2 fails with this code
-// Built twice: FAKE_NVML_OLD leaves out the energy, accounting and _v2/_v3 process calls, as a
-// driver too old to have them.
+//   energy_mode <index> <mode> <P_ms> <W_ms> <D_ms>   how the readings show the true energy
+//   average_mode <index> ...    (tests/clients/CounterModes.h: exact, sampled, boxcar, late;
+//   instant_mode <index> ...     W the sampled or boxcar window, D the late delay): the energy
+//                               counter, nvmlDeviceGetPowerUsage = field 185 (the averaged
+//                               reading), field 186 (instantaneous). Default exact, all three.
+//   no_instant <index>          field 186 answers Not Supported (a driver without it)
+// The true power is busy_mw or idle_mw, taken at each call (callers poll often).
+// Built twice: FAKE_NVML_OLD leaves out the energy, accounting, field values and _v2/_v3
+// process calls, as a driver too old to have them.
+#include "../clients/CounterModes.h"
+
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +49,10 @@ struct Device {
     double energy_mj = 1.0e6;  // arbitrary start, as a driver loaded a while ago
     double last_s = -1;
     std::string busy_file;
+    bool instant = true;
+    // The true energy (J) and the three readings' modes over it.
+    double true_j = 0, true_last_s = -1;
+    countermode::Model energy_model, average_model, instant_model;
 };
 
 std::mutex g_mutex;
@@ -95,6 +109,32 @@ bool busy(const Device& d)
 Device* dev(void* h)
 {
     return static_cast<Device*>(h);
+}
+
+// Books the true energy since the last call at the power of now, and feeds the modes.
+// Called with g_mutex held.
+double truePowerMw(const Device& d)
+{
+    return busy(d) ? d.busy_mw : d.idle_mw;
+}
+void tick(Device& d)
+{
+    const double t = nowS();
+    const double mw = truePowerMw(d);
+    if (d.true_last_s >= 0)
+        d.true_j += mw * (t - d.true_last_s) / 1000.0;
+    d.true_last_s = t;
+    d.energy_model.addTrue(t, d.true_j);
+    d.average_model.addTrue(t, d.true_j);
+    d.instant_model.addTrue(t, d.true_j);
+}
+// A power reading in mW through a mode: exact is the true power of now.
+unsigned powerThrough(Device& d, const countermode::Model& m)
+{
+    tick(d);
+    if (m.params().mode == countermode::Mode::Exact)
+        return unsigned(truePowerMw(d));
+    return unsigned(std::max(0.0, m.powerW() * 1000.0));
 }
 
 struct ProcessInfoV1 {
@@ -196,6 +236,25 @@ __attribute__((visibility("default"))) int nvmlInit_v2()
             ls >> find(index)->busy_file;
         } else if (word == "procs") {
             ls >> g_procs;
+        } else if ((word == "energy_mode" || word == "average_mode" || word == "instant_mode") && (ls >> index) &&
+                   find(index)) {
+            std::string mode;
+            countermode::Params p;
+            double period_ms = 100, window_ms = 0, delay_ms = 0;
+            ls >> mode >> period_ms >> window_ms >> delay_ms;
+            if (!countermode::parseMode(mode, p.mode) || period_ms <= 0) {
+                std::fprintf(stderr, "fake NVML: bad line '%s'\n", line.c_str());
+                init_error = 999;
+                continue;
+            }
+            p.period_s = period_ms / 1000.0;
+            p.window_s = window_ms / 1000.0;
+            p.delay_s = delay_ms / 1000.0;
+            Device& d = *find(index);
+            (word == "energy_mode" ? d.energy_model : word == "average_mode" ? d.average_model : d.instant_model) =
+                countermode::Model(p);
+        } else if (word == "no_instant" && (ls >> index) && find(index)) {
+            find(index)->instant = false;
         } else if (word == "init_error") {
             ls >> init_error;
         }
@@ -276,7 +335,7 @@ __attribute__((visibility("default"))) int nvmlDeviceGetMemoryInfo(void* h, Memo
 __attribute__((visibility("default"))) int nvmlDeviceGetPowerUsage(void* h, unsigned int* mw)
 {
     std::lock_guard lock(g_mutex);
-    *mw = unsigned(busy(*dev(h)) ? dev(h)->busy_mw : dev(h)->idle_mw);
+    *mw = powerThrough(*dev(h), dev(h)->average_model);
     return 0;
 }
 
@@ -288,11 +347,59 @@ __attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(v
     Device& d = *dev(h);
     if (!d.energy)
         return 3;
-    const double t = nowS();
-    if (d.last_s >= 0)
-        d.energy_mj += (busy(d) ? d.busy_mw : d.idle_mw) * (t - d.last_s);  // mW x s = mJ
-    d.last_s = t;
-    *mj = static_cast<unsigned long long>(std::floor(d.energy_mj));
+    tick(d);
+    if (d.energy_model.params().mode == countermode::Mode::Exact) {
+        const double t = nowS();
+        if (d.last_s >= 0)
+            d.energy_mj += truePowerMw(d) * (t - d.last_s);  // mW x s = mJ
+        d.last_s = t;
+        *mj = static_cast<unsigned long long>(std::floor(d.energy_mj));
+    } else {
+        *mj = static_cast<unsigned long long>(std::floor(1.0e6 + d.energy_model.energyJ() * 1000.0));
+    }
+    return 0;
+}
+
+// nvmlFieldValue_t as nvml.h declares it (40 bytes).
+struct FieldValue {
+    unsigned int fieldId;
+    unsigned int scopeId;
+    long long timestamp;
+    long long latencyUsec;
+    int valueType;
+    int nvmlReturn;
+    union {
+        double dVal;
+        unsigned int uiVal;
+        unsigned long long ullVal;
+    } value;
+};
+static_assert(sizeof(FieldValue) == 40);
+
+// Fields 185 (average power) and 186 (instant power) in mW as unsigned int, as an H200 answers;
+// any other field Not Supported.
+__attribute__((visibility("default"))) int nvmlDeviceGetFieldValues(void* h, int count, FieldValue* values)
+{
+    std::lock_guard lock(g_mutex);
+    Device& d = *dev(h);
+    if (count < 0 || (count > 0 && !values))
+        return 2;
+    for (int i = 0; i < count; ++i) {
+        FieldValue& v = values[i];
+        v.timestamp = (long long)(nowS() * 1e6);
+        v.latencyUsec = 0;
+        v.valueType = 1;
+        v.value.ullVal = 0;
+        if (v.fieldId == 185) {
+            v.value.uiVal = powerThrough(d, d.average_model);
+            v.nvmlReturn = 0;
+        } else if (v.fieldId == 186 && d.instant) {
+            v.value.uiVal = powerThrough(d, d.instant_model);
+            v.nvmlReturn = 0;
+        } else {
+            v.nvmlReturn = 3;
+        }
+    }
     return 0;
 }
 

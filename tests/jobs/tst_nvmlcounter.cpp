@@ -1,4 +1,5 @@
 // The nvml:N counter and the NVML wrapper, read through the fake NVML library.
+#include <jb/counters/CounterProfile.h>
 #include <jb/counters/CounterRegistry.h>
 #include <jb/counters/NvmlCounter.h>
 #include <jb/counters/NvmlLibrary.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <vector>
 
 class TestNvmlCounter : public QObject {
     Q_OBJECT
@@ -80,7 +82,9 @@ private Q_SLOTS:
         QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
         QCOMPARE((*c)->spec(), std::string("nvml-power:1"));
         QCOMPARE((*c)->info().at("kind").get<std::string>(), std::string("nvml-power"));
-        QCOMPARE((*c)->info().at("source").get<std::string>(), std::string("nvmlDeviceGetPowerUsage"));
+        QCOMPARE((*c)->info().at("source").get<std::string>(),
+                 std::string("nvmlDeviceGetFieldValues(NVML_FI_DEV_POWER_INSTANT)"));
+        QCOMPARE((*c)->info().at("reading").get<std::string>(), std::string("instant"));
         QElapsedTimer t;
         t.start();
         auto a = (*c)->readNj();
@@ -108,6 +112,108 @@ private Q_SLOTS:
         auto none = jb::openNvmlCounter("nvml-power:7", fake());
         QVERIFY(!none.ok());
         QVERIFY2(none.error().find("so no GPU 7") != std::string::npos, none.error().c_str());
+    }
+
+    void powerReadsTheInstantField()
+    {
+        // The averaged reading a 200 ms boxcar updated every 20 ms; the instant one exact.
+        jbtest::FakeGpuMachine m("average_mode 1 boxcar 20 200 0\n");
+        auto c = jb::openCounter("nvml-power:1", fake());
+        QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+        const auto info = (*c)->info();
+        QCOMPARE(info.at("reading").get<std::string>(), std::string("instant"));
+        QCOMPARE(info.at("field_id").get<int>(), 186);
+        QVERIFY(info.at("averaging_window_ms").is_null());
+        QCOMPARE(jb::counterKindOf("nvml-power:1", info), jb::CounterKind::NvmlPowerInstant);
+
+        auto lib = jb::NvmlLibrary::load(JB_FAKE_NVML_LIB);
+        QVERIFY(lib.ok());
+        QVERIFY((*lib)->hasFieldValues());
+        auto dev = (*lib)->deviceByIndex(1);
+        QVERIFY(dev.ok());
+        QTest::qWait(60);
+        QCOMPARE(*(*lib)->powerFieldMw(*dev, jb::NvmlLibrary::kFieldPowerInstant), std::uint64_t(60000));
+        const auto avg_idle = *(*lib)->powerFieldMw(*dev, jb::NvmlLibrary::kFieldPowerAverage);
+        QVERIFY2(avg_idle > 59000 && avg_idle < 61000, qPrintable(QString::number(avg_idle)));
+        QCOMPARE(std::uint64_t(*(*lib)->powerUsageMw(*dev)), avg_idle);  // GetPowerUsage is field 185
+        QVERIFY(!(*lib)->powerFieldMw(*dev, 42).ok());                    // a field the fake lacks
+
+        jbtest::writeText(m.procs, "1 " + std::to_string(getpid()) + " 1048576\n");
+        QCOMPARE(*(*lib)->powerFieldMw(*dev, jb::NvmlLibrary::kFieldPowerInstant), std::uint64_t(200000));
+        // The average climbs over its 200 ms window, then holds the busy power.
+        QElapsedTimer t;
+        t.start();
+        std::uint64_t mid = 0;
+        while (t.elapsed() < 2000) {
+            for (int i = 0; i < 20; ++i) {  // keep the fake's true power sampled often
+                (void)(*lib)->powerFieldMw(*dev, jb::NvmlLibrary::kFieldPowerInstant);
+                QTest::qWait(2);
+            }
+            const auto a = *(*lib)->powerFieldMw(*dev, jb::NvmlLibrary::kFieldPowerAverage);
+            if (a > 70000 && a < 190000)
+                mid = a;
+            if (a >= 199000)
+                break;
+        }
+        QVERIFY2(mid > 0, "the average never read between idle and busy");
+        QVERIFY2(t.elapsed() >= 150, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(*(*lib)->powerFieldMw(*dev, jb::NvmlLibrary::kFieldPowerAverage) >= 199000);
+    }
+
+    void powerFallsBackToTheAverageWhereNoInstantField()
+    {
+        {
+            jbtest::FakeGpuMachine m("no_instant 1\n");
+            auto c = jb::openCounter("nvml-power:1", fake());
+            QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+            const auto info = (*c)->info();
+            QCOMPARE(info.at("reading").get<std::string>(), std::string("average"));
+            QCOMPARE(info.at("source").get<std::string>(), std::string("nvmlDeviceGetPowerUsage"));
+            QCOMPARE(info.at("averaging_window_ms").get<int>(), 1000);
+            QVERIFY2(info.at("instant_unavailable").get<std::string>().find("Not Supported") != std::string::npos,
+                     info.dump().c_str());
+            QCOMPARE(jb::counterKindOf("nvml-power:1", info), jb::CounterKind::NvmlPowerAverage);
+            QVERIFY((*c)->readNj().ok());
+        }
+        {
+            // A driver without nvmlDeviceGetFieldValues at all.
+            jbtest::FakeGpuMachine m;
+            auto c = jb::openCounter("nvml-power:0", fake(JB_FAKE_NVML_OLD_LIB));
+            QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+            const auto info = (*c)->info();
+            QCOMPARE(info.at("reading").get<std::string>(), std::string("average"));
+            QVERIFY2(info.at("instant_unavailable").get<std::string>().find("lacks nvmlDeviceGetFieldValues") !=
+                         std::string::npos,
+                     info.dump().c_str());
+        }
+    }
+
+    void energyCounterSamplesInItsMode()
+    {
+        // A new value every 20 ms, each the power of its last 5 ms x 20 ms.
+        jbtest::FakeGpuMachine m("energy_mode 1 sampled 20 5 0\n");
+        auto lib = jb::NvmlLibrary::load(JB_FAKE_NVML_LIB);
+        QVERIFY(lib.ok());
+        auto dev = (*lib)->deviceByIndex(1);
+        QVERIFY(dev.ok());
+        std::uint64_t last = *(*lib)->totalEnergyMj(*dev);
+        int changes = 0;
+        std::vector<std::uint64_t> steps;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 400) {
+            const std::uint64_t v = *(*lib)->totalEnergyMj(*dev);
+            if (v != last) {
+                ++changes;
+                steps.push_back(v - last);
+                last = v;
+            }
+            QTest::qWait(1);
+        }
+        // About 20 updates in 400 ms (a loaded machine may merge a few), each 60 W x 20 ms.
+        QVERIFY2(changes >= 12 && changes <= 21, qPrintable(QString::number(changes)));
+        const std::uint64_t least = *std::min_element(steps.begin(), steps.end());
+        QVERIFY2(least >= 1190 && least <= 1210, qPrintable(QString::number(least)));
     }
 
     void openedThroughTheRegistry()

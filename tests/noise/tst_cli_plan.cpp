@@ -1,6 +1,7 @@
 // `joulebench-cli plan` as a user runs it: on the reference record, on a JouleBench record
 // with samples, on a simulated record whose truth is known (the CLI's plan is the library's),
 // from typed figures, and with bad flags (exit 2, the flag named).
+#include <jb/counters/CounterProfile.h>
 #include <jb/noise/Planner.h>
 #include <jb/noise/RecordNoise.h>
 #include <jb/noise/SimRun.h>
@@ -51,6 +52,57 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("clean")));
         QVERIFY(r.out.contains(QStringLiteral("run it with   --idle-s ")));
         QVERIFY(r.out.contains(QStringLiteral("--counter rapl")));
+    }
+
+    // A record whose counter profile samples (25 ms sensed of every 100 ms, as the H200's energy
+    // counter): plan asks for rounds of at least 10 updates and says how many rounds reach +-10%.
+    void aSamplingCountersProfileSizesThePlan()
+    {
+        CounterProfile prof = defaultProfile(std::string("nvml:0"));
+        prof.spec = "sim";
+        prof.measured = true;
+        prof.host = "testhost";
+        QTemporaryDir dir;
+        auto write = [&](const Record& rec, const QString& name) {
+            const QString path = dir.filePath(name);
+            QFile f(path);
+            if (f.open(QIODevice::WriteOnly))
+                f.write(QByteArray::fromStdString(dumpRecord(rec)));
+            return path;
+        };
+        SimRunSpec spec;
+        spec.noise_sd_w = 0.25;
+        spec.marginal_w = 5.0;
+        spec.idle_s = 2.0;
+        spec.busy_s = 0.3;  // 3 updates of the counter: too short
+        spec.k = 1;
+        spec.rounds = 5;
+        Record shortRounds = simulateRun(spec);
+        shortRounds.extra["counter_profiles"]["sim"] = prof.toJson();
+        const Run c = cli({write(shortRounds, QStringLiteral("short.json")), QStringLiteral("--json")});
+        QCOMPARE(c.code, 1);  // no plan from this record: the counter's needs instead
+        const auto cj = parse(c.out);
+        QVERIFY2(!cj.is_discarded(), qPrintable(c.out));
+        QCOMPARE(cj["coarse_counter"]["cadence_from"].get<std::string>(), std::string("profile"));
+        QVERIFY(cj["plan"]["busy_s"].get<double>() >= 1.0 - 1e-9);  // 10 updates of 100 ms
+        QVERIFY(cj["sampling"]["rounds_for_10_percent"].get<int>() >= 1);
+        const Run ct = cli({dir.filePath(QStringLiteral("short.json"))});
+        QVERIFY2(ct.out.contains(QStringLiteral("sim samples (it senses about 25% of each 100 ms period)")),
+                 qPrintable(ct.out));
+        QVERIFY2(ct.out.contains(QStringLiteral("as recorded   sim samples")), qPrintable(ct.out));
+        QVERIFY2(ct.out.contains(QStringLiteral(" +-10% at 95%")), qPrintable(ct.out));
+
+        // Long enough rounds: a plan, whose busy windows hold at least 10 updates.
+        spec.busy_s = 1.5;
+        Record longRounds = simulateRun(spec);
+        longRounds.extra["counter_profiles"]["sim"] = prof.toJson();
+        const Run l = cli({write(longRounds, QStringLiteral("long.json")), QStringLiteral("--target"),
+                           QStringLiteral("noisy"), QStringLiteral("--json")});
+        QVERIFY2(l.code == 0, qPrintable(l.err + l.out));
+        const auto lj = parse(l.out);
+        QCOMPARE(lj["profile"]["min_busy_s"].get<double>(), 1.0);
+        QVERIFY(lj["plan"]["busy_s"].get<double>() >= 1.0 - 1e-9);
+        QVERIFY(lj["plan"]["sampling"]["rel_sd"].is_number());
     }
 
     void simulatedRecordMatchesTheLibrary()

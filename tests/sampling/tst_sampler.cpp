@@ -60,6 +60,40 @@ private slots:
         QVERIFY(f.update_cadence_ms.has_value());
     }
 
+    void resolutionIsTheUnitAndTheLeastStepHasItsOwnName()
+    {
+        // Advances of 1000 nJ from a counter that counts in mJ (as NVML's energy counter
+        // does): the resolution is its unit, the least step what was seen.
+        class MjCounter : public ScriptedCounter {
+        public:
+            nlohmann::ordered_json info() const override { return {{"kind", "scripted"}, {"unit", "mJ"}}; }
+        };
+        Sampler s(std::make_unique<MjCounter>(), 5'000'000);
+        QVERIFY(s.start().ok());
+        QTRY_VERIFY_WITH_TIMEOUT(s.store()->size() >= 3, 10000);
+        s.stop();
+        const auto j = s.integrity();
+        QCOMPARE(j["resolution_nj"].get<double>(), 1e6);
+        QCOMPARE(j["least_step_nj"].get<double>(), 1000.0);
+        QCOMPARE(*Sampler::leastStepNj(j), 1000.0);
+        // A counter that names no energy unit (a power reading) has no resolution in nJ.
+        QVERIFY(!Sampler::unitResolutionNj({{"unit", "mW"}}).has_value());
+        QCOMPARE(*Sampler::unitResolutionNj({{"unit", "mW"}, {"resolution_nj", 5}}), 5.0);
+        QCOMPARE(*Sampler::unitResolutionNj({{"unit", "uJ"}}), 1000.0);
+    }
+
+    void oldRecordsResolutionReadsAsTheLeastStep()
+    {
+        // A record from before least_step_nj: its resolution_nj was the least step.
+        nlohmann::ordered_json old = {{"stalls", 0}, {"resolution_nj", 7.95e9}};
+        QCOMPARE(*Sampler::leastStepNj(old), 7.95e9);
+        nlohmann::ordered_json now = {{"resolution_nj", 1e6}, {"least_step_nj", 7.95e9}};
+        QCOMPARE(*Sampler::leastStepNj(now), 7.95e9);
+        nlohmann::ordered_json none = {{"resolution_nj", 1e6}, {"least_step_nj", nullptr}};
+        QVERIFY(!Sampler::leastStepNj(none).has_value());
+        QVERIFY(!Sampler::leastStepNj(nlohmann::ordered_json::object()).has_value());
+    }
+
     void readErrorsAreRecordedAndTheGapIsBridged()
     {
         // Reads 3 and 4 fail: the interval after them spans the gap and holds its energy.

@@ -451,6 +451,14 @@ private slots:
         checkMarginal(r, "hwmon:amdgpu:PPT", 1.0, kWidenedBound);
         QVERIFY(r.counter_info[0].second["integrated_from_power_readings"].get<bool>());
         QCOMPARE(r.counter_info[0].second["sensor_average_ms"].get<int>(), 10);
+        // An averaged reading: its profile (the kind's default, with the sensor's own 10 ms window)
+        // is in the record, and its brackets waited the window and one update out.
+        QVERIFY(r.extra.contains("counter_profiles"));
+        const auto& prof = r.extra["counter_profiles"]["hwmon:amdgpu:PPT"];
+        QCOMPARE(prof["averaging_window_ms"].get<double>(), 10.0);
+        QVERIFY(r.extra.contains("averaged_brackets"));
+        QCOMPARE(r.extra["averaged_brackets"]["hwmon:amdgpu:PPT"]["tail_ms"].get<double>(),
+                 10.0 + prof["update_period_ms"].get<double>());
     }
 
     void stallIsDetected()

@@ -19,7 +19,14 @@ private slots:
         // 6 idle brackets and 5 busy windows.
         QCOMPARE(p.expectedDurationS(0.5), 6 * 3.0 + 5 * 0.5);
         p.counters = {"sim"};  // each round waits two periods for the counter to settle
+        p.random_phase = false;
         QCOMPARE(p.expectedDurationS(0.5), 6 * 3.0 + 5 * (0.5 + 0.2));
+        // Random phases: each bracket before a round waits half a phase period on average.
+        p.random_phase = true;
+        QCOMPARE(p.phasePeriodMs(), 100.0);
+        QCOMPARE(p.expectedDurationS(0.5), 6 * 3.0 + 5 * (0.5 + 0.2 + 0.05));
+        p.phase_period_ms = 400;  // a counter that updates every 400 ms
+        QCOMPARE(p.phasePeriodMs(), 400.0);
     }
 
     void progressStartsWithTheFirstIdleBracket()

@@ -1,7 +1,11 @@
 // The session end to end: a fake powercap zone (a fixture process) whose power rises by a known
 // amount while the fixture child decodes, and the abort paths, each leaving a valid record.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
+#include <jb/record/Verify.h>
+#include <jb/session/RoundLine.h>
 #include <jb/session/Session.h>
+#include <jb/stats/CounterResolution.h>
+#include <jb/stats/RoundTimes.h>
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -118,7 +122,177 @@ private slots:
         }
         // Consecutive rounds share the bracket between them, as the reference.
         QCOMPARE((*r.rounds[1].brackets)[0], (*r.rounds[0].brackets)[1]);
+        // Random phases (the default): each bracket before a round waited idle_s plus an offset
+        // in [0, 20 ms), drawn by the seeded generator in bracket order, and recorded per round.
+        QVERIFY(r.extra.contains("phases"));
+        QCOMPARE(r.extra["phases"]["seed"].get<std::uint64_t>(), std::uint64_t(1));
+        QCOMPARE(r.extra["phases"]["period_ms"].get<double>(), 20.0);
+        PhaseOffsets g(1);
+        for (const Round& round : r.rounds) {
+            QVERIFY(round.extra.contains("phase_offset_ns"));
+            const auto off = round.extra["phase_offset_ns"].get<std::int64_t>();
+            QCOMPARE(off, g.nextNs(20.0));
+            QVERIFY(off >= 0 && off < 20'000'000);
+            const auto& pre = (*round.brackets)[0];
+            QVERIFY2(pre[1] - pre[0] >= std::int64_t(0.6e9) + off - 2'000'000,
+                     qPrintable(QStringLiteral("bracket %1 ns, offset %2 ns").arg(pre[1] - pre[0]).arg(off)));
+        }
         QCOMPARE(r.rounds[1].counter("rapl")->idle_before->mean_w, r.rounds[0].counter("rapl")->idle_after->mean_w);
+    }
+
+    // An averaged counter (a 1 s boxcar published every 100 ms, as NVML's GetPowerUsage) with 3 s
+    // brackets: its profile's window is waited out, so the marginal energy is the truth's within
+    // 3%; cut as the reference cuts, the smear would be lost to the idle bracket after the round.
+    void averagedCounterBracketsWaitTheWindowOut()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString zone = dir.filePath(QStringLiteral("intel-rapl:0"));
+        QVERIFY(QDir().mkpath(zone));
+        const QString flag = dir.filePath(QStringLiteral("busy.flag"));
+        QProcess zoneProc;
+        zoneProc.start(testBin("fakezone"),
+                       {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
+                        QStringLiteral("30"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
+                        QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120"),
+                        QStringLiteral("--mode"), QStringLiteral("boxcar"), QStringLiteral("--period-ms"),
+                        QStringLiteral("100"), QStringLiteral("--window-ms"), QStringLiteral("1000")});
+        QVERIFY(zoneProc.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(zone + QStringLiteral("/energy_uj")), 5000);
+
+        Plan p;
+        p.label = "boxcar";
+        p.rounds = 3;
+        p.k = 1;
+        p.idle_s = 3.0;
+        p.sample_ms = 50;
+        p.counters = {"rapl"};
+        p.counter_options.rapl_zone = zone.toStdString();
+        p.child = {testBin("fakechild").toStdString(),
+                   "serve",
+                   "--jobs",
+                   "2",
+                   "--job-ms",
+                   "500",
+                   "--flag",
+                   flag.toStdString(),
+                   "--busy-w",
+                   "30"};
+        p.with_samples = true;
+        CounterProfile prof;
+        prof.spec = "rapl";
+        prof.kind = CounterKind::Rapl;
+        prof.measured = true;
+        prof.host = "testhost";
+        prof.update_period_ms = 100.0;
+        prof.averaging_window_ms = 1000.0;
+        p.profiles = {prof};
+        Session s(p);
+        const Record r = run(s, 90000);
+        zoneProc.kill();
+        zoneProc.waitForFinished();
+        QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
+        QCOMPARE(r.extra["averaged_brackets"]["rapl"]["tail_ms"].get<double>(), 1100.0);
+        QCOMPARE(r.extra["counter_profiles"]["rapl"]["source"]["origin"].get<std::string>(),
+                 std::string("measured"));
+        const std::vector<Interval>& iv = *r.samplesOf("rapl");
+        std::vector<double> shares;
+        for (const Round& round : r.rounds) {
+            const double truth = std::stod(round.child_note->substr(round.child_note->find('=') + 1));
+            const CounterRound* c = round.counter("rapl");
+            QVERIFY(c && c->has_marginal);
+            // Each round within 10%: on a loaded machine the fake's idle power moves between
+            // brackets by tenths of a W, a few % of a 1 s round; their mean within 3% (below).
+            QVERIFY2(std::abs(c->marginal_nj - truth) < 0.10 * truth,
+                     qPrintable(QStringLiteral("marginal %1 of the truth").arg(c->marginal_nj / truth)));
+            shares.push_back(c->marginal_nj / truth);
+            // Each bracket waited the tail out and still had idle_s of idle.
+            for (const auto& b : *round.brackets)
+                QVERIFY(b[1] - b[0] >= std::int64_t(4.09e9));
+            QVERIFY(std::abs(c->idle_after->mean_w - 20.0) < 1.0);
+            // The reference's cuts on the same samples: the smear lands in the bracket after.
+            const auto& br = *round.brackets;
+            const RoundTimes plain = roundTimes((*round.window)[0], (*round.window)[1], br[0][0], br[0][1],
+                                                br[1][0], br[1][1]);
+            const std::span<const Interval> all(iv);
+            auto slice = [&](IndexRange x) { return all.subspan(x.begin, x.size()); };
+            const CounterRound naive = counterRound({slice(between(all, plain.busy_t0, plain.busy_t1)),
+                                                     slice(covering(all, plain.busy_t0, plain.busy_t1)),
+                                                     slice(between(all, plain.before_t0, plain.before_t1)),
+                                                     slice(between(all, plain.after_t0, plain.after_t1))});
+            QVERIFY2(
+                naive.marginal_nj < 0.9 * truth,
+                qPrintable(QStringLiteral("reference cuts: %1 of the truth").arg(naive.marginal_nj / truth)));
+        }
+        QVERIFY2(std::abs(mean(shares) - 1.0) < 0.03,
+                 qPrintable(QStringLiteral("mean %1 of the truth").arg(mean(shares))));
+        const VerifyReport rep = verifyRecord(r);
+        QVERIFY2(rep.agrees(),
+                 rep.disagreements.empty() ? rep.why_not.c_str() : rep.disagreements[0].path.c_str());
+    }
+
+    // A sampled counter (25 ms sensed every 100 ms, the H200's energy counter): 30 ms rounds are
+    // called what their ratio says, but never without the counter's limit and its sampling named.
+    void sampledCounterShortRoundsNameTheLimit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString zone = dir.filePath(QStringLiteral("intel-rapl:0"));
+        QVERIFY(QDir().mkpath(zone));
+        const QString flag = dir.filePath(QStringLiteral("busy.flag"));
+        QProcess zoneProc;
+        zoneProc.start(testBin("fakezone"),
+                       {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
+                        QStringLiteral("60"), QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
+                        QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("120"),
+                        QStringLiteral("--mode"), QStringLiteral("sampled"), QStringLiteral("--period-ms"),
+                        QStringLiteral("100"), QStringLiteral("--window-ms"), QStringLiteral("25")});
+        QVERIFY(zoneProc.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(zone + QStringLiteral("/energy_uj")), 5000);
+        Plan p;
+        p.label = "sampled";
+        p.rounds = 4;
+        p.idle_s = 0.5;
+        p.sample_ms = 10;  // a 30 ms window holds a busy bracket (2 intervals): the rounds get marginals
+        p.counters = {"rapl"};
+        p.counter_options.rapl_zone = zone.toStdString();
+        p.child = {testBin("fakechild").toStdString(),
+                   "serve",
+                   "--jobs",
+                   "1",
+                   "--job-ms",
+                   "30",
+                   "--flag",
+                   flag.toStdString(),
+                   "--busy-w",
+                   "60"};
+        CounterProfile prof = defaultProfile(std::string("nvml:0"));  // the H200's figures
+        prof.spec = "rapl";
+        prof.measured = true;
+        prof.host = "testhost";
+        p.profiles = {prof};
+        Session s(p);
+        QStringList lines;
+        connect(&s, &Session::roundFinished, this,
+                [&](int i, const Round& rd) { lines << QString::fromStdString(roundLine(p, i, rd)); });
+        const Record r = run(s);
+        zoneProc.kill();
+        zoneProc.waitForFinished();
+        QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(r.extra["phases"]["period_ms"].get<double>(),
+                 100.0);  // the counter's period, not the sampler's
+        for (const QString& l : lines) {
+            // 30 ms of work: well under one update (more where the loaded machine stretches the round).
+            QVERIFY2(l.contains(QRegularExpression(QStringLiteral("; too short for rapl: [0-9.]+ updates?, needs 10"))),
+                     qPrintable(l));
+            QVERIFY2(l.contains(QStringLiteral("it senses about 25% of each 100 ms period")), qPrintable(l));
+        }
+        // The summary's words, from the record alone: the sampling named, the rounds' spread reported.
+        const CoarseCounter c = coarseCounter(r, "rapl");
+        QCOMPARE(c.coarse_rounds, 4);
+        QVERIFY2(c.text().find("rapl samples (it senses about 25%") != std::string::npos, c.text().c_str());
+        QVERIFY2(c.text().find("spread by sd") != std::string::npos, c.text().c_str());
     }
 
     void noReadyTimesOut()

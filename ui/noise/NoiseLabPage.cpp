@@ -9,6 +9,7 @@
 #include "noise/NoiseLabText.h"
 #include "noise/PlannerPanel.h"
 #include "noise/ResolutionModel.h"
+#include "noise/SensorView.h"
 #include "noise/SimControls.h"
 #include "noise/VerdictBanner.h"
 #include <jb/live/ReplaySource.h>
@@ -178,6 +179,19 @@ void NoiseLabPage::buildUi()
     top->addSpacing(12);
     top->addWidget(source_);
     top->addWidget(status_, 1);
+    // The sensor view (noise/SensorView): a counter profile's step response and burst spread, in a window.
+    auto* sensorButton = new QPushButton(tr("Sensor view…"));
+    connect(sensorButton, &QPushButton::clicked, this, [this] {
+        auto* v = findChild<SensorView*>();
+        if (!v) {
+            v = new SensorView(this);
+            v->setWindowFlag(Qt::Window);
+            v->resize(960, 560);
+        }
+        v->show();
+        v->raise();
+    });
+    top->addWidget(sensorButton);
 
     // Left: the sliders and the planner.
     controls_ = new SimControls;
