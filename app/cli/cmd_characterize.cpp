@@ -116,10 +116,12 @@ int cmdCharacterize(const QStringList& args)
         QString program = p.value(QStringLiteral("gpu-load"));
         if (program.isEmpty())
             program = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-gpu-load"));
-        std::vector<std::string> gargs;
+        // One launch a pass, so that a burst can be short; the GPU by its NVML index (run with
+        // CUDA_DEVICE_ORDER=PCI_BUS_ID, as nvidia-smi numbers them).
+        std::vector<std::string> gargs{"--jobs", "1"};
         if (kind == jb::CounterKind::NvmlEnergy || kind == jb::CounterKind::NvmlPowerInstant ||
             kind == jb::CounterKind::NvmlPowerAverage)
-            gargs = {"--device", toStd(nvmlIndex(spec))};
+            gargs.insert(gargs.end(), {"--device", toStd(nvmlIndex(spec))});
         if (p.isSet(QStringLiteral("cuda-library")))
             gargs.insert(gargs.end(), {"--cuda-library", toStd(p.value(QStringLiteral("cuda-library")))});
         driver = jb::gpuProgramLoad(toStd(program), gargs);

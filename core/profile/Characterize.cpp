@@ -245,6 +245,8 @@ EdgeResponse respond(const Analysis& a, std::int64_t t_edge, std::int64_t t_end,
     r.settle_ms = settle ? *settle : double(t_end - t_edge) / 1e6;
     if (!half)
         r.delay_ms = r.settle_ms;
+    // The ramp is what comes before the reading settles (later strays are noise).
+    std::erase_if(ramp, [&](const std::pair<double, double>& p) { return p.first > r.settle_ms; });
     if (ramp.size() >= 3) {
         double mt = 0, mf = 0;
         for (auto [t, f] : ramp) {
@@ -380,7 +382,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     const double idle_w = std::accumulate(lo_levels.begin(), lo_levels.end(), 0.0) / double(lo_levels.size());
     const double busy_w = std::accumulate(hi_levels.begin(), hi_levels.end(), 0.0) / double(hi_levels.size());
     const double extra_w = busy_w - idle_w;
-    if (!(extra_w > 0))
+    if (!(extra_w > std::max(0.02 * std::abs(idle_w), 1e-3)))
         return Error{counter.spec() + ": the load did not raise the reading (idle " + std::to_string(idle_w) +
                      " W, loaded " + std::to_string(busy_w) + " W): does " + load.describe() + " reach this counter?"};
     auto medianOf = [](const std::vector<EdgeResponse>& v, double EdgeResponse::*f) {
@@ -405,7 +407,9 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     double burst_ms = opt.burst_ms > 0 ? opt.burst_ms : std::clamp(period_ms / 5, 2.0, 20.0);
     burst_ms = std::max(burst_ms, load.shortestMs());
     const double settle_down = medianOf(downs, &EdgeResponse::settle_ms);
-    const double gap_ms = std::max({3 * period_ms + settle_down + window_ms, 50.0});
+    // Long enough for the counter to book a burst wholly before the next (and for a fake that
+    // loses the CPU for a while on a loaded machine).
+    const double gap_ms = std::max({3 * period_ms + settle_down + window_ms, 100.0});
     const double per_burst_s = (gap_ms + period_ms / 2 + burst_ms) / 1e3;
     const int n = std::max(5, std::min(opt.bursts, int((budget_s - elapsed_s()) / per_burst_s)));
     say("burst coverage: " + std::to_string(n) + " bursts of " + std::to_string(burst_ms) + " ms");
@@ -426,6 +430,8 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     an.reads = poller.reads();
 
     std::vector<double> coverage;
+    const auto anchors = an.anchors();
+    const bool by_update = !an.power && smooth_ns == 0;
     for (std::size_t i = 0; i < bursts.size(); ++i) {
         const Pulse& b = bursts[i];
         const std::int64_t end = i + 1 < bursts.size() ? bursts[i + 1].t0_ns - 1 : an.reads.back().first;
@@ -433,10 +439,30 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         const auto a1 = an.anchorAtOrBefore(end);
         if (!a0 || !a1 || a1->first <= a0->first)
             continue;
-        // The idle power here: before the burst, after the last one settled.
-        const auto local = an.level(b.t0_ns - std::int64_t(gap_ms / 2 * 1e6), b.t0_ns);
-        const double idle_here = local ? *local : idle_w;
-        const double counted = double(a1->second - a0->second) / 1e9 - idle_here * double(a1->first - a0->first) / 1e9;
+        // The idle energy in the window, from the idle just before the burst (after the last one
+        // settled), as a median (robust to a late-booked neighbour): per update for a counter
+        // with updates far apart (its updates each hold one period, however late they are
+        // published), per second otherwise.
+        const std::int64_t from = b.t0_ns - std::int64_t(gap_ms / 2 * 1e6);
+        std::vector<double> per_update, per_second;
+        std::optional<Read> prev;
+        int updates_in = 0;
+        for (const Read& r : anchors) {
+            if (r.first > a0->first && r.first <= a1->first)
+                ++updates_in;
+            if (r.first >= from && r.first <= b.t0_ns && prev && prev->first >= from) {
+                per_update.push_back(double(r.second - prev->second) / 1e9);
+                per_second.push_back(double(r.second - prev->second) / double(r.first - prev->first));
+            }
+            prev = r;
+        }
+        double idle_j = 0;
+        if (by_update && per_update.size() >= 2)  // whole periods: two published late as one still count two
+            idle_j = median(per_update) * std::max<double>(updates_in > 0 ? 1 : 0,
+                                                           std::round(double(a1->first - a0->first) / 1e6 / period_ms));
+        else
+            idle_j = (per_second.size() >= 2 ? median(per_second) : idle_w) * double(a1->first - a0->first) / 1e9;
+        const double counted = double(a1->second - a0->second) / 1e9 - idle_j;
         coverage.push_back(counted / (extra_w * b.seconds()));
     }
     if (coverage.size() < 3)
@@ -465,7 +491,9 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         for (double c : coverage)
             if (c >= 0.9 * mx)
                 top.push_back(c);
-        p.coverage.sensed_fraction = std::min(1.0, 1.0 / median(top));
+        // Several bursts alike, not one burst that took a neighbour's energy.
+        if (top.size() >= std::max<std::size_t>(2, coverage.size() / 20))
+            p.coverage.sensed_fraction = std::min(1.0, 1.0 / median(top));
     }
     if (auto it = info.find("unit"); it != info.end() && it->is_string()) {
         p.unit = it->get<std::string>();

@@ -1,0 +1,132 @@
+// `joulebench-cli characterize` against the fake NVML in its modes: the energy counter sampled
+// (25% of each period), nvml-power on the instant field, and nvml-power falling back to an
+// averaged reading (a 200 ms boxcar); the profile file, its kind and its figures; flag errors.
+#include "../RunProgram.h"
+
+#include <QFile>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+namespace {
+
+QStringList qsl(std::initializer_list<const char*> words)
+{
+    QStringList l;
+    for (const char* w : words)
+        l << QLatin1String(w);
+    return l;
+}
+
+const QString kCli = QStringLiteral(JB_BIN_DIR "/joulebench-cli");
+
+bool within(double got, double want, double rel)
+{
+    return std::abs(got - want) <= rel * want;
+}
+
+}  // namespace
+
+class TstCliCharacterize : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+
+    // Runs characterize on GPU 0 of a fake NVML with these script lines; the profile's JSON.
+    nlohmann::json run(const QString& spec, const std::string& lines, jbtest::Ran* ran = nullptr,
+                       const QStringList& extra = {})
+    {
+        const QString flag = dir_.filePath(QStringLiteral("gpu.busy"));
+        const QString script = dir_.filePath(QStringLiteral("nvml.txt"));
+        std::ofstream(script.toStdString()) << "gpu 0 GPU-0-fake 143771 Fake H200\nidle_mw 0 100000\nbusy_mw 0 600000\n"
+                                            << "busy_file 0 " << flag.toStdString() << "\n"
+                                            << lines;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("JB_FAKE_NVML"), script);
+        const QString out = dir_.filePath(QStringLiteral("profile.json"));
+        QFile::remove(out);
+        const jbtest::Ran r = jbtest::runProgram(
+            kCli,
+            {QStringLiteral("characterize"), QStringLiteral("--counter"), spec, QStringLiteral("--nvml-library"),
+             QStringLiteral(JB_FAKE_NVML_LIB), QStringLiteral("--load"), QStringLiteral("file:") + flag,
+             QStringLiteral("--seconds"), QStringLiteral("10"), QStringLiteral("--seed"), QStringLiteral("3"),
+             QStringLiteral("--host"), QStringLiteral("fake-gpu-host"), QStringLiteral("--out"), out} +
+                extra,
+            env, 120000);
+        if (ran)
+            *ran = r;
+        if (r.code != 0)
+            return {{"error", r.err.toStdString()}};
+        QFile f(out);
+        if (!f.open(QIODevice::ReadOnly))
+            return {{"error", "no profile file; stderr: " + r.err.toStdString()}};
+        return nlohmann::json::parse(f.readAll().toStdString());
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void sampledEnergyCounter()
+    {
+        jbtest::Ran r;
+        const auto j = run(QStringLiteral("nvml:0"), "energy_mode 0 sampled 40 10 0\n", &r,
+                           {QStringLiteral("--burst-ms"), QStringLiteral("3")});
+        QVERIFY2(!j.contains("error"), j.dump().c_str());
+        QCOMPARE(j["kind"].get<std::string>(), std::string("nvml-energy"));
+        QCOMPARE(j["source"]["origin"].get<std::string>(), std::string("measured"));
+        QCOMPARE(j["source"]["host"].get<std::string>(), std::string("fake-gpu-host"));
+        QCOMPARE(j["unit"].get<std::string>(), std::string("mJ"));
+        QVERIFY2(within(j["update_period_ms"].get<double>(), 40, 0.10), j.dump().c_str());
+        QCOMPARE(j["averaging_window_ms"].get<double>(), 0.0);
+        QVERIFY2(!j["burst_coverage"]["sensed_fraction"].is_null() &&
+                     within(j["burst_coverage"]["sensed_fraction"].get<double>(), 0.25, 0.10),
+                 j.dump().c_str());
+        // The one-line summary on stderr names the figures.
+        QVERIFY2(r.err.contains(QStringLiteral("a new value every")), qPrintable(r.err));
+    }
+
+    void instantPowerFollowsTheLoad()
+    {
+        const auto j = run(QStringLiteral("nvml-power:0"), "average_mode 0 boxcar 20 200 0\n");
+        QVERIFY2(!j.contains("error"), j.dump().c_str());
+        QCOMPARE(j["kind"].get<std::string>(), std::string("nvml-power-instant"));
+        QCOMPARE(j["averaging_window_ms"].get<double>(), 0.0);
+        QVERIFY2(within(j["burst_coverage"]["mean"].get<double>(), 1.0, 0.10), j.dump().c_str());
+    }
+
+    void averagedPowerWhereNoInstantField()
+    {
+        const auto j = run(QStringLiteral("nvml-power:0"), "average_mode 0 boxcar 20 200 0\nno_instant 0\n");
+        QVERIFY2(!j.contains("error"), j.dump().c_str());
+        QCOMPARE(j["kind"].get<std::string>(), std::string("nvml-power-average"));
+        QVERIFY2(within(j["update_period_ms"].get<double>(), 20, 0.10), j.dump().c_str());
+        QVERIFY2(within(j["averaging_window_ms"].get<double>(), 200, 0.10), j.dump().c_str());
+        QVERIFY2(j["step_response"]["up"]["settle_ms"].get<double>() > 150, j.dump().c_str());
+    }
+
+    void flagErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no counter") << QStringList{} << QStringLiteral("--counter SPEC is required");
+        QTest::newRow("task") << qsl({"--counter", "task"}) << QStringLiteral("task is read around rounds");
+        QTest::newRow("seconds") << qsl({"--counter", "sim", "--seconds", "1"}) << QStringLiteral("--seconds");
+        QTest::newRow("load") << qsl({"--counter", "sim", "--load", "fan"}) << QStringLiteral("--load takes");
+    }
+    void flagErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const auto r = jbtest::runProgram(kCli, QStringList{QStringLiteral("characterize")} + args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCliCharacterize)
+#include "tst_cli_characterize.moc"
