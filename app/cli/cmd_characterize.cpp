@@ -6,6 +6,7 @@
 #include "Commands.h"
 
 #include <jb/counters/CounterProfile.h>
+#include <jb/library/Library.h>
 #include <jb/profile/Characterize.h>
 #include <jb/record/AtomicWrite.h>
 
@@ -76,6 +77,11 @@ int cmdCharacterize(const QStringList& args)
                  QStringLiteral("N")});
     p.addOption({QStringLiteral("host"), QStringLiteral("The host named in the profile (default: this machine's name)."),
                  QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("library"),
+                 QStringLiteral("Keep the profile in this record library, per host and counter (default: "
+                                "$JOULEBENCH_LIBRARY, else the user's library)."),
+                 QStringLiteral("SPEC")});
+    p.addOption({QStringLiteral("no-library"), QStringLiteral("Do not keep the profile in the record library.")});
     addCounterOptions(p);
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
@@ -168,6 +174,18 @@ int cmdCharacterize(const QStringList& args)
     } else {
         out() << toQ(text);
         out().flush();
+    }
+    if (!p.isSet(QStringLiteral("no-library"))) {
+        // A library that cannot be opened costs a warning, never the profile.
+        const std::string lib_spec = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
+        auto lib = jb::Library::open(lib_spec);
+        jb::Status st = lib ? (*lib)->storeProfile(profile->host, spec, profile->measured_at, profile->toJson().dump())
+                            : jb::Status(jb::Error{lib.error()});
+        if (st)
+            err() << "characterize " << toQ(spec) << ": kept in the library " << toQ(lib_spec) << " for host "
+                  << toQ(profile->host) << '\n';
+        else
+            err() << "characterize " << toQ(spec) << ": warning: not kept in the library: " << toQ(st.error()) << '\n';
     }
     const auto& pr = *profile;
     err() << "characterize " << toQ(spec) << ": a new value every " << QString::number(pr.update_period_ms, 'f', 1)

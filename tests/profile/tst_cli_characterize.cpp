@@ -3,6 +3,9 @@
 // averaged reading (a 200 ms boxcar); the profile file, its kind and its figures; flag errors.
 #include "../RunProgram.h"
 
+#include <jb/counters/CounterProfile.h>
+#include <jb/library/Library.h>
+
 #include <QFile>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -48,6 +51,7 @@ private:
                                             << lines;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("JB_FAKE_NVML"), script);
+        env.insert(QStringLiteral("JOULEBENCH_LIBRARY"), dir_.filePath(QStringLiteral("library.sqlite")));
         const QString out = dir_.filePath(QStringLiteral("profile.json"));
         QFile::remove(out);
         const jbtest::Ran r = jbtest::runProgram(
@@ -88,6 +92,15 @@ private slots:
                  j.dump().c_str());
         // The one-line summary on stderr names the figures.
         QVERIFY2(r.err.contains(QStringLiteral("a new value every")), qPrintable(r.err));
+        // Kept in the record library for this host and counter.
+        auto lib = jb::Library::open(dir_.filePath(QStringLiteral("library.sqlite")).toStdString());
+        QVERIFY2(lib.ok(), lib.ok() ? "" : lib.error().c_str());
+        auto kept = (*lib)->profileFor("fake-gpu-host", "nvml:0");
+        QVERIFY(kept.ok() && kept->has_value());
+        auto back = jb::CounterProfile::fromJson(nlohmann::json::parse(**kept));
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
+        QCOMPARE(back->update_period_ms, j["update_period_ms"].get<double>());
+        QVERIFY(!(*lib)->profileFor("other-host", "nvml:0")->has_value());
     }
 
     void instantPowerFollowsTheLoad()
