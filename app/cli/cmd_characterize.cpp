@@ -124,7 +124,9 @@ int cmdCharacterize(const QStringList& args)
             program = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-gpu-load"));
         // One launch a pass, so that a burst can be short; the GPU by its NVML index (run with
         // CUDA_DEVICE_ORDER=PCI_BUS_ID, as nvidia-smi numbers them).
-        std::vector<std::string> gargs{"--jobs", "1"};
+        // A pass of about 2.5 ms on an H200 (256 MiB, 1024 FMAs an element), drawing several
+        // hundred W.
+        std::vector<std::string> gargs{"--jobs", "1", "--buffer-mib", "256", "--iterations", "1024"};
         if (kind == jb::CounterKind::NvmlEnergy || kind == jb::CounterKind::NvmlPowerInstant ||
             kind == jb::CounterKind::NvmlPowerAverage)
             gargs.insert(gargs.end(), {"--device", toStd(nvmlIndex(spec))});
