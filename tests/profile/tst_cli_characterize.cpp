@@ -56,7 +56,7 @@ private:
         QFile::remove(out);
         const jbtest::Ran r = jbtest::runProgram(
             kCli,
-            {QStringLiteral("characterize"), QStringLiteral("--counter"), spec, QStringLiteral("--nvml-library"),
+            QStringList{QStringLiteral("characterize"), QStringLiteral("--counter"), spec, QStringLiteral("--nvml-library"),
              QStringLiteral(JB_FAKE_NVML_LIB), QStringLiteral("--load"), QStringLiteral("file:") + flag,
              QStringLiteral("--seconds"), QStringLiteral("10"), QStringLiteral("--seed"), QStringLiteral("3"),
              QStringLiteral("--host"), QStringLiteral("fake-gpu-host"), QStringLiteral("--out"), out} +
