@@ -140,6 +140,7 @@ struct Analysis {
             return double(reads[i].second - reads[i - 1].second) / double(std::max<std::int64_t>(1, reads[i].first - reads[i - 1].first));
         };
         std::int64_t last = -1;
+        std::size_t last_i = 0;
         std::vector<double> dts;
         for (std::size_t i = 1; i < reads.size(); ++i)
             dts.push_back(double(reads[i].first - reads[i - 1].first));
@@ -151,9 +152,12 @@ struct Analysis {
             const double scale = std::max({std::abs(a), std::abs(b), std::abs(c), 1e-9});
             // A change that persists (the next rate also differs): not one read's timing jitter.
             if (std::abs(b - a) > 0.03 * scale && std::abs(c - a) > 0.03 * scale) {
-                if (last < 0 || double(reads[i].first - last) > merge)
+                // One new value shows in two reads' rates (the trapezoid's half step, then the
+                // rest): a change at the read after the last one is the same change.
+                if ((last < 0 || double(reads[i].first - last) > merge) && i != last_i + 1)
                     u.push_back(reads[i].first);
                 last = reads[i].first;
+                last_i = i;
             }
         }
         return u;
@@ -370,7 +374,11 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     {
         std::vector<double> all = intervals;
         const auto more = intervalsOf(an.updates(steps.front().t0_ns - L, steps.back().t1_ns + L));
-        if (an.power)
+        // A power reading's ramps change at every update; its dithered readings may change by
+        // less than the threshold (or by read-timing jitter): the ramps where there are enough.
+        if (an.power && more.size() >= 10)
+            all = more;
+        else if (an.power)
             all.insert(all.end(), more.begin(), more.end());
         period_ms = median(all);
         intervals.clear();
@@ -382,7 +390,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     const double idle_w = std::accumulate(lo_levels.begin(), lo_levels.end(), 0.0) / double(lo_levels.size());
     const double busy_w = std::accumulate(hi_levels.begin(), hi_levels.end(), 0.0) / double(hi_levels.size());
     const double extra_w = busy_w - idle_w;
-    if (!(extra_w > std::max(0.02 * std::abs(idle_w), 1e-3)))
+    if (!(extra_w > std::max(0.10 * std::abs(idle_w), 1e-3)))
         return Error{counter.spec() + ": the load did not raise the reading (idle " + std::to_string(idle_w) +
                      " W, loaded " + std::to_string(busy_w) + " W): does " + load.describe() + " reach this counter?"};
     auto medianOf = [](const std::vector<EdgeResponse>& v, double EdgeResponse::*f) {
@@ -431,7 +439,9 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
 
     std::vector<double> coverage;
     const auto anchors = an.anchors();
-    const bool by_update = !an.power && smooth_ns == 0;
+    // Per update only for a counter whose updates are far apart and so each hold one period
+    // (a sampling or late counter); per second for the fine ones.
+    const bool by_update = !an.power && period_ms >= 10 * poll_ms;
     for (std::size_t i = 0; i < bursts.size(); ++i) {
         const Pulse& b = bursts[i];
         const std::int64_t end = i + 1 < bursts.size() ? bursts[i + 1].t0_ns - 1 : an.reads.back().first;
@@ -484,12 +494,16 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     p.coverage.bursts = int(coverage.size());
     p.coverage.burst_ms = burst_ms;
     p.coverage.sensed_fraction.reset();
-    const double mx = *std::max_element(coverage.begin(), coverage.end());
+    // The high end of the bursts (the 90th percentile: a burst that took a neighbour's energy
+    // on a stalled machine is beyond it).
+    std::vector<double> sorted = coverage;
+    std::sort(sorted.begin(), sorted.end());
+    const double mx = sorted[std::min(sorted.size() - 1, sorted.size() * 9 / 10)];
     if (mx > 1.3) {
         // A burst wholly inside the sensed part of a period counts period / sensed times over.
         std::vector<double> top;
         for (double c : coverage)
-            if (c >= 0.9 * mx)
+            if (c >= 0.85 * mx && c <= 1.15 * mx)
                 top.push_back(c);
         // Several bursts alike, not one burst that took a neighbour's energy.
         if (top.size() >= std::max<std::size_t>(2, coverage.size() / 20))

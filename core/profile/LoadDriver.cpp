@@ -116,9 +116,11 @@ public:
         p.t0_ns = monotonicNs();
         write(path_, "busy 0 " + std::to_string(p.t0_ns) + "\n");
         waitUntil(p.t0_ns + std::int64_t(ms * 1e6));
+        // The flag goes first, so that a reader that only looks whether it exists (the fake
+        // NVML's power reading) sees the load end when it ends; then its end time.
+        std::remove(path_.c_str());
         p.t1_ns = monotonicNs();
         write(path_ + ".end", std::to_string(p.t1_ns) + " " + std::to_string(p.t0_ns) + "\n");
-        std::remove(path_.c_str());
         return p;
     }
     std::string describe() const override { return "load file " + path_; }

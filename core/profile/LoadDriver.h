@@ -5,7 +5,7 @@
 //   cpu   burn threads (rapl, hwmon CPU channels, Apple CPU rails, the sim counter)
 //   gpu   joulebench-gpu-load serve: each pulse k passes of its FMA kernel (nvml, Apple GPU)
 //   file  a file that exists while the load is on, written as tests/clients/BusyFlag.h reads
-//         it ("busy 0 T0", then FLAG.end "T1 T0"): the test fakes (fakezone, the fake NVML's
+//         it ("busy 0 T0"; when it goes, FLAG.end "T1 T0"): the test fakes (fakezone, the fake NVML's
 //         busy_file) draw their busy power while it exists
 #include <jb/base/Result.h>
 
