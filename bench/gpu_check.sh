@@ -11,7 +11,10 @@
 #      of memory (the manifest's peak against what nvidia-smi showed for it), one past its
 #      timeout, one that double-forks a SIGTERM-deaf process holding GPU memory (after the kill
 #      neither that process nor any other of the job's shows in nvidia-smi);
-#   4. everything in OUT_DIR: counters.txt, measure.json (+ its stderr), jobs/ (run folders and
+#   4. joulebench-cli characterize for nvml:N and nvml-power:N (issue 31): each counter's update
+#      period, step response, averaging window and burst coverage, driven by the GPU workload;
+#      the profiles land in OUT_DIR (profile_nvml.json, profile_nvml-power.json) and in the summary;
+#   5. everything in OUT_DIR: counters.txt, measure.json (+ its stderr), jobs/ (run folders and
 #      manifests), nvidia_smi_apps.txt, summary.txt. Exit 0 when every check passed.
 # It needs only the bundle (packaging/portable.sh): joulebench-cli and joulebench-gpu-load are
 # looked up beside this script, else in --bin DIR.
@@ -62,10 +65,12 @@ if [ -n "$fake" ]; then
     export JB_CUDA_LIBRARY=$fake/libcuda.so.1
     rounds=2 k=2 idle_s=0.3 jobs=4 iters=16 buffer_mib=1
     hold_mib=64 daemon_mib=32 run_s=1.5 timeout_s=1.5 grace_s=0.5 job_idle_s=0.2 mem_period=0.1 smi_period=0.1
+    char_s=5
 else
     rounds=${JB_GPU_CHECK_ROUNDS:-5} k=${JB_GPU_CHECK_K:-25} idle_s=${JB_GPU_CHECK_IDLE_S:-3}
     jobs=10 iters=4096 buffer_mib=256
     hold_mib=1024 daemon_mib=512 run_s=12 timeout_s=8 grace_s=3 job_idle_s=2 mem_period=0.5 smi_period=0.5
+    char_s=${JB_GPU_CHECK_CHARACTERIZE_S:-40}
 fi
 command -v "$smi" >/dev/null 2>&1 || [ -x "$smi" ] || smi=
 
@@ -212,6 +217,23 @@ if [ -s "$out/measure.json" ]; then
     limit 60 "$cli" summary "$out/measure.json" >"$out/measure_summary.txt" 2>&1
     sed 's/^/  | /' "$out/measure_summary.txt" | tee -a "$summary" >/dev/null
 fi
+
+# 2b. How the two counters behave (characterize): profile_<kind>.json each, and in the summary.
+say ""
+say "2b. characterize: nvml:$gpu and nvml-power:$gpu, about $char_s s each, driven by joulebench-gpu-load"
+for spec in "nvml:$gpu" "nvml-power:$gpu"; do
+    name=profile_${spec%%:*}.json
+    CUDA_DEVICE_ORDER=PCI_BUS_ID limit $((char_s + 60)) "$cli" characterize \
+        --counter "$spec" --nvml-library "$nvml" --load gpu --gpu-load "$load" --seconds "$char_s" \
+        --out "$out/$name" 2>"$out/${name%.json}.stderr"
+    rc=$?
+    if [ $rc -eq 0 ] && [ -s "$out/$name" ]; then
+        check OK "$spec characterized ($name): $(grep -E 'a new value every' "$out/${name%.json}.stderr" | tail -n1 | sed 's/^characterize [^:]*:[^:]*: //')"
+        sed 's/^/  | /' "$out/$name" | tee -a "$summary" >/dev/null
+    else
+        check FAIL "$spec characterize ended with exit $rc (${name%.json}.stderr: $(tail -n1 "$out/${name%.json}.stderr"))"
+    fi
+done
 
 # 3. Three jobs through the queue, nvidia-smi watched meanwhile.
 say ""

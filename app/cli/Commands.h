@@ -16,5 +16,6 @@ int cmdRecover(const QStringList& args);   // cmd_recover.cpp
 int cmdJobs(const QStringList& args);      // cmd_jobs.cpp
 int cmdPlan(const QStringList& args);      // cmd_plan.cpp
 int cmdLibrary(const QStringList& args);   // cmd_library.cpp
+int cmdCharacterize(const QStringList& args);  // cmd_characterize.cpp
 
 }  // namespace jbcli

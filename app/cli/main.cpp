@@ -25,6 +25,7 @@ constexpr Subcommand kSubcommands[] = {
     {"plan", jbcli::cmdPlan, "plan idle seconds, k and rounds from a record's noise"},
     {"jobs", jbcli::cmdJobs, "run or inspect a queue of GPU jobs"},
     {"library", jbcli::cmdLibrary, "index records; list, trend, gate (check) and export them"},
+    {"characterize", jbcli::cmdCharacterize, "measure a counter's update period, step response and burst coverage"},
 };
 
 void usage(FILE* to)

@@ -227,7 +227,8 @@ Result<CounterProfile> CounterProfile::fromJson(const nlohmann::json& j, const s
         const std::string cp = "$.burst_coverage";
         const auto& cov = asObject(need(j, "$", "burst_coverage", "an object"), cp);
         onlyKeys(cov, cp, {"mean", "sd", "bursts", "burst_ms", "sensed_fraction"});
-        p.coverage.mean = asNumberAtLeast(need(cov, cp, "mean", "a fraction"), cp + ".mean", 0.0);
+        // A measured mean may come out below 0 where a burst is lost in the counter's noise.
+        p.coverage.mean = asNumber(need(cov, cp, "mean", "a fraction"), cp + ".mean");
         p.coverage.sd = asNumberAtLeast(need(cov, cp, "sd", "a fraction"), cp + ".sd", 0.0);
         p.coverage.bursts = int(asIntAtLeast(need(cov, cp, "bursts", "a count"), cp + ".bursts", 0));
         if (p.coverage.bursts > 1'000'000)

@@ -111,6 +111,14 @@ public:
     // files that came back unmarked.
     Result<RefreshReport> refresh();
 
+    // Counter profiles (`characterize`, core/counters/CounterProfile): one per host and counter
+    // spec, the latest kept, in table jb_profiles (created where missing; it needs no schema
+    // version of its own). LibraryProfiles.cpp.
+    Status storeProfile(const std::string& host, const std::string& spec, const std::string& measured_at,
+                        const std::string& profile_json);
+    // The stored profile's JSON text; none where that host and counter have none.
+    Result<std::optional<std::string>> profileFor(const std::string& host, const std::string& spec);
+
 private:
     Library() = default;
     Status connect();

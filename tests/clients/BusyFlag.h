@@ -5,7 +5,9 @@
 //
 //   FLAG          "busy W T0": the child has been busy since T0 (steady-clock ns, the same
 //                 clock in every process), drawing W (0: the zone's own busy power)
-//   FLAG.end      "T1": written just before FLAG goes; the last busy span ended at T1
+//   FLAG.end      "T1 [T0]": written just before FLAG goes; the last busy span ended at T1
+//                 (and began at T0: a span too short for the zone to see FLAG up is still
+//                 booked, as `characterize`'s short bursts are)
 //   FLAG.watch.P  a zone (process P) watches FLAG
 //   FLAG.booked.P "T1": zone P has published an energy that holds the span ending at T1
 //
@@ -135,6 +137,21 @@ public:
             s.ended_w = open_w_;
             open_ = false;
             pending_booked_ = t1;
+            last_end_ = t1;
+        } else if (!open_) {
+            // A span that began and ended between two ticks: only its FLAG.end tells of it.
+            std::int64_t t1 = 0, e0 = 0;
+            std::ifstream end(flag_ + ".end");
+            if (end >> t1 >> e0 && t1 > last_end_ && e0 <= t1 && e0 >= last_end_) {
+                if (last_end_ >= 0) {  // not one that ended before this watcher began
+                    s.ended_s = overlap(e0, t1);
+                    s.ended_w = 0;
+                    pending_booked_ = t1;
+                }
+                last_end_ = t1;
+            } else if (last_end_ < 0) {
+                last_end_ = 0;
+            }
         }
         if (up) {
             if (!open_) {
@@ -163,6 +180,7 @@ private:
     std::int64_t open_t0_ = 0;
     double open_w_ = 0;
     std::int64_t pending_booked_ = -1;
+    std::int64_t last_end_ = -1;  // the end of the last span booked (-1: none looked at yet)
 };
 
 }  // namespace busyflag

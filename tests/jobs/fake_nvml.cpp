@@ -8,7 +8,9 @@
 //   accounting <index> <0|1>
 //   procs <path>                lines "<gpu index> <pid> <bytes>" (appended by jobs_worker)
 //   busy_file <index> <path>    GPU index is busy while <path> exists (its processes then do
-//                               not count): the fake CUDA driver creates it while it "computes"
+//                               not count): the fake CUDA driver creates it while it "computes";
+//                               written as tests/clients/BusyFlag.h says (edge times), its
+//                               busy spans are booked to the nanosecond, however short
 //   init_error <code>           nvmlInit_v2 fails with this code
 //   energy_mode <index> <mode> <P_ms> <W_ms> <D_ms>   how the readings show the true energy
 //   average_mode <index> ...    (tests/clients/CounterModes.h: exact, sampled, boxcar, late;
@@ -19,6 +21,7 @@
 // The true power is busy_mw or idle_mw, taken at each call (callers poll often).
 // Built twice: FAKE_NVML_OLD leaves out the energy, accounting, field values and _v2/_v3
 // process calls, as a driver too old to have them.
+#include "../clients/BusyFlag.h"
 #include "../clients/CounterModes.h"
 
 #include <signal.h>
@@ -32,6 +35,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -47,9 +51,11 @@ struct Device {
     bool energy = true;
     int accounting = 0;
     double energy_mj = 1.0e6;  // arbitrary start, as a driver loaded a while ago
-    double last_s = -1;
     std::string busy_file;
     bool instant = true;
+    std::shared_ptr<busyflag::Watcher> watcher;  // of busy_file
+    std::int64_t last_ns = -1;
+    bool busy_now = false;
     // The true energy (J) and the three readings' modes over it.
     double true_j = 0, true_last_s = -1;
     countermode::Model energy_model, average_model, instant_model;
@@ -111,18 +117,30 @@ Device* dev(void* h)
     return static_cast<Device*>(h);
 }
 
-// Books the true energy since the last call at the power of now, and feeds the modes.
+// Books the true energy since the last call and feeds the modes: with a busy file, its spans
+// to the nanosecond; else the busy state of now for the whole time since the last call.
 // Called with g_mutex held.
 double truePowerMw(const Device& d)
 {
-    return busy(d) ? d.busy_mw : d.idle_mw;
+    return d.busy_now ? d.busy_mw : d.idle_mw;
 }
 void tick(Device& d)
 {
     const double t = nowS();
-    const double mw = truePowerMw(d);
-    if (d.true_last_s >= 0)
-        d.true_j += mw * (t - d.true_last_s) / 1000.0;
+    const std::int64_t now_ns = busyflag::nowNs();
+    if (d.watcher) {
+        const auto share = d.last_ns >= 0 ? d.watcher->tick(d.last_ns, now_ns) : d.watcher->tick(now_ns, now_ns);
+        d.busy_now = share.busy_now;
+        if (d.true_last_s >= 0)
+            d.true_j += d.idle_mw * (t - d.true_last_s) / 1000.0 +
+                        (d.busy_mw - d.idle_mw) / 1000.0 * share.joules([](double) { return 1.0; });
+        d.watcher->published();
+    } else {
+        d.busy_now = busy(d);
+        if (d.true_last_s >= 0)
+            d.true_j += truePowerMw(d) * (t - d.true_last_s) / 1000.0;
+    }
+    d.last_ns = now_ns;
     d.true_last_s = t;
     d.energy_model.addTrue(t, d.true_j);
     d.average_model.addTrue(t, d.true_j);
@@ -263,6 +281,9 @@ __attribute__((visibility("default"))) int nvmlInit_v2()
         g_inits = 0;
         return init_error;
     }
+    for (Device& d : g_devices)
+        if (!d.busy_file.empty())
+            d.watcher = std::make_shared<busyflag::Watcher>(d.busy_file);
     return 0;
 }
 
@@ -348,15 +369,7 @@ __attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(v
     if (!d.energy)
         return 3;
     tick(d);
-    if (d.energy_model.params().mode == countermode::Mode::Exact) {
-        const double t = nowS();
-        if (d.last_s >= 0)
-            d.energy_mj += truePowerMw(d) * (t - d.last_s);  // mW x s = mJ
-        d.last_s = t;
-        *mj = static_cast<unsigned long long>(std::floor(d.energy_mj));
-    } else {
-        *mj = static_cast<unsigned long long>(std::floor(1.0e6 + d.energy_model.energyJ() * 1000.0));
-    }
+    *mj = static_cast<unsigned long long>(std::floor(d.energy_mj + d.energy_model.energyJ() * 1000.0));
     return 0;
 }
 

@@ -78,6 +78,11 @@ expect '^  ok    measure completed' 'the measure'
 jpd='median (2[0-9]|3[0-5])(\.[0-9]+)?, mean [0-9.e+]+, sd [0-9.e+-]+ \([0-9.]+%\) over 2 rounds; verdicts: [a-z-]+ [a-z-]+$'
 expect "^  nvml:0 +marginal J per decode: $jpd" 'nvml:0 J per decode'
 expect "^  nvml-power:0 +marginal J per decode: $jpd" 'nvml-power:0 J per decode'
+# characterize brings each counter's profile back (issue 31).
+expect '^  ok    nvml:0 characterized \(profile_nvml.json\): a new value every' 'the energy counter profile'
+expect '^  ok    nvml-power:0 characterized \(profile_nvml-power.json\)' 'the power counter profile'
+grep -q '"kind": "nvml-power-instant"' "$out/profile_nvml-power.json" ||
+    fail "profile_nvml-power.json does not name the instant reading: $(cat "$out/profile_nvml-power.json")"
 expect '^  marginal energy, nvml-power:0 / nvml:0: [01]\.[0-9]{3} \(all rounds\)$' 'the counters compared on marginal energy'
 expect '^  nvml:0 +busy power 3[01][0-9]\.[0-9] W' "nvml:0's busy power (the fake's 310 W)"
 expect '^  nvml-power:0 +busy power 3[01][0-9]\.[0-9] W' "nvml-power:0's busy power"

@@ -1,0 +1,528 @@
+#include <jb/profile/Characterize.h>
+
+#include <jb/base/Clock.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <thread>
+
+namespace jb {
+
+namespace {
+
+using Read = std::pair<std::int64_t, std::int64_t>;  // (t_ns, nJ)
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double sdOf(const std::vector<double>& v)
+{
+    if (v.size() < 2)
+        return 0;
+    const double m = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    double s = 0;
+    for (double x : v)
+        s += (x - m) * (x - m);
+    return std::sqrt(s / double(v.size() - 1));
+}
+
+std::string isoNow()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+// Reads the counter on its own thread as fast as poll_ms allows.
+class Poller {
+public:
+    Poller(EnergyCounter& c, double poll_ms) : c_(c), poll_ns_(std::int64_t(poll_ms * 1e6)) {}
+    ~Poller() { stop(); }
+    void start()
+    {
+        thread_ = std::thread([this] { run(); });
+    }
+    void stop()
+    {
+        quit_.store(true);
+        if (thread_.joinable())
+            thread_.join();
+    }
+    std::vector<Read> reads() const
+    {
+        std::lock_guard lock(m_);
+        return reads_;
+    }
+    std::optional<std::string> error() const
+    {
+        std::lock_guard lock(m_);
+        return error_;
+    }
+
+private:
+    void run()
+    {
+        std::int64_t next = monotonicNs();
+        while (!quit_.load()) {
+            const std::int64_t before = monotonicNs();
+            auto v = c_.readNj();
+            const std::int64_t after = monotonicNs();
+            {
+                std::lock_guard lock(m_);
+                if (!v) {
+                    error_ = v.error();
+                    return;
+                }
+                reads_.emplace_back(before + (after - before) / 2, *v);
+            }
+            next += poll_ns_;
+            const std::int64_t now = monotonicNs();
+            if (next < now)
+                next = now;
+            else
+                std::this_thread::sleep_for(std::chrono::nanoseconds(next - now));
+        }
+    }
+
+    EnergyCounter& c_;
+    std::int64_t poll_ns_;
+    std::thread thread_;
+    std::atomic<bool> quit_{false};
+    mutable std::mutex m_;
+    std::vector<Read> reads_;
+    std::optional<std::string> error_;
+};
+
+// The reads where the counter showed something new: for an energy counter the reads whose
+// value changed; for a power reading integrated by the reader every read (its value always
+// grows), the new values being where its rate changes.
+struct Analysis {
+    std::vector<Read> reads;
+    bool power = false;
+
+    // Anchors: reads at which the cumulative value is known fresh.
+    std::vector<Read> anchors() const
+    {
+        std::vector<Read> a;
+        for (std::size_t i = 0; i < reads.size(); ++i)
+            if (power || i == 0 || reads[i].second != reads[i - 1].second)
+                a.push_back(reads[i]);
+        return a;
+    }
+
+    // The times the counter took a new value within [from, to].
+    std::vector<std::int64_t> updates(std::int64_t from, std::int64_t to) const
+    {
+        std::vector<std::int64_t> u;
+        if (!power) {
+            for (std::size_t i = 1; i < reads.size(); ++i)
+                if (reads[i].first >= from && reads[i].first <= to && reads[i].second != reads[i - 1].second)
+                    u.push_back(reads[i].first);
+            return u;
+        }
+        auto rate = [&](std::size_t i) {
+            return double(reads[i].second - reads[i - 1].second) / double(std::max<std::int64_t>(1, reads[i].first - reads[i - 1].first));
+        };
+        std::int64_t last = -1;
+        std::size_t last_i = 0;
+        std::vector<double> dts;
+        for (std::size_t i = 1; i < reads.size(); ++i)
+            dts.push_back(double(reads[i].first - reads[i - 1].first));
+        const double merge = 2.5 * median(dts);
+        for (std::size_t i = 2; i + 1 < reads.size(); ++i) {
+            if (reads[i].first < from || reads[i].first > to)
+                continue;
+            const double a = rate(i - 1), b = rate(i), c = rate(i + 1);
+            const double scale = std::max({std::abs(a), std::abs(b), std::abs(c), 1e-9});
+            // A change that persists (the next rate also differs): not one read's timing jitter.
+            if (std::abs(b - a) > 0.03 * scale && std::abs(c - a) > 0.03 * scale) {
+                // One new value shows in two reads' rates (the trapezoid's half step, then the
+                // rest): a change at the read after the last one is the same change.
+                if ((last < 0 || double(reads[i].first - last) > merge) && i != last_i + 1)
+                    u.push_back(reads[i].first);
+                last = reads[i].first;
+                last_i = i;
+            }
+        }
+        return u;
+    }
+
+    // Mean power (W) over the anchors within [from, to]; nullopt with fewer than two.
+    std::optional<double> level(std::int64_t from, std::int64_t to, double* noise_sd = nullptr) const
+    {
+        std::vector<Read> in;
+        for (const Read& r : anchors())
+            if (r.first >= from && r.first <= to)
+                in.push_back(r);
+        if (in.size() < 2 || in.back().first <= in.front().first)
+            return std::nullopt;
+        if (noise_sd) {
+            std::vector<double> w;
+            for (std::size_t i = 1; i < in.size(); ++i)
+                w.push_back(double(in[i].second - in[i - 1].second) / double(in[i].first - in[i - 1].first));
+            *noise_sd = sdOf(w);
+        }
+        return double(in.back().second - in.front().second) / double(in.back().first - in.front().first);
+    }
+
+    // The last anchor at or before t.
+    std::optional<Read> anchorAtOrBefore(std::int64_t t) const
+    {
+        std::optional<Read> best;
+        for (const Read& r : anchors()) {
+            if (r.first > t)
+                break;
+            best = r;
+        }
+        return best;
+    }
+};
+
+struct EdgeResponse {
+    double delay_ms = 0, settle_ms = 0;
+    std::optional<double> window_ms;  // from the ramp's slope, where it has 3 points or more
+};
+
+// The reading's response to one edge at t_edge, from level `from_w` to `to_w`, up to t_end.
+// smooth_ns: each apparent power spans at least this long (a fine counter's single reads are
+// noisy); 0 for a counter whose updates are far apart.
+EdgeResponse respond(const Analysis& a, std::int64_t t_edge, std::int64_t t_end, double from_w, double to_w,
+                     std::int64_t smooth_ns)
+{
+    EdgeResponse r;
+    const auto anchors = a.anchors();
+    const double step = to_w - from_w;
+    std::vector<std::pair<double, double>> ramp;  // (t ms after the edge, fraction)
+    std::vector<std::pair<double, double>> series;  // (t ms after the edge, W)
+    bool half = false;
+    std::size_t k = 0;
+    for (std::size_t j = 1; j < anchors.size(); ++j) {
+        const auto& [t, e] = anchors[j];
+        if (t <= t_edge || t > t_end)
+            continue;
+        while (k + 1 < j && t - anchors[k + 1].first >= std::max<std::int64_t>(smooth_ns, 1))
+            ++k;
+        if (k >= j)
+            k = j - 1;
+        const std::size_t from = t - anchors[k].first >= smooth_ns ? k : j - 1;
+        const double w = double(e - anchors[from].second) / double(t - anchors[from].first);
+        const double ms = double(t - t_edge) / 1e6;
+        const double f = step != 0 ? (w - from_w) / step : 1.0;
+        if (!half && f >= 0.5) {
+            half = true;
+            r.delay_ms = ms;
+        }
+        series.emplace_back(ms, w);
+        if (f > 0.1 && f < 0.9 && anchors[from].first >= t_edge)
+            ramp.emplace_back(ms, f);
+    }
+    // Settled: from the first point after which at most 10% stray outside 5% of the step (or
+    // 3 sd of the settled reading's noise).
+    std::vector<double> tail;
+    for (std::size_t i = series.size() * 6 / 10; i < series.size(); ++i)
+        tail.push_back(series[i].second);
+    const double band = std::max(0.05 * std::abs(step), 3.0 * sdOf(tail));
+    std::optional<double> settle;
+    std::size_t out = 0;
+    for (std::size_t i = series.size(); i-- > 0;) {
+        const bool inside = std::abs(series[i].second - to_w) <= band;
+        out += inside ? 0 : 1;
+        if (inside && double(out) <= 0.1 * double(series.size() - i))
+            settle = series[i].first;
+    }
+    r.settle_ms = settle ? *settle : double(t_end - t_edge) / 1e6;
+    if (!half)
+        r.delay_ms = r.settle_ms;
+    // The ramp is what comes before the reading settles (later strays are noise).
+    std::erase_if(ramp, [&](const std::pair<double, double>& p) { return p.first > r.settle_ms; });
+    if (ramp.size() >= 3) {
+        double mt = 0, mf = 0;
+        for (auto [t, f] : ramp) {
+            mt += t;
+            mf += f;
+        }
+        mt /= double(ramp.size());
+        mf /= double(ramp.size());
+        double num = 0, den = 0;
+        for (auto [t, f] : ramp) {
+            num += (t - mt) * (f - mf);
+            den += (t - mt) * (t - mt);
+        }
+        if (den > 0 && num > 0)
+            r.window_ms = den / num;  // 1 / slope: the ramp's length
+    }
+    return r;
+}
+
+bool isPowerKind(CounterKind k)
+{
+    return k == CounterKind::NvmlPowerInstant || k == CounterKind::NvmlPowerAverage || k == CounterKind::HwmonPower;
+}
+
+}  // namespace
+
+Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, const CharacterizeOptions& opt,
+                                    CharacterizeTrace* trace)
+{
+    const std::int64_t t_start = monotonicNs();
+    const double budget_s = std::max(2.0, opt.seconds);
+    const nlohmann::ordered_json info = counter.info();
+    const CounterKind kind = counterKindOf(counter.spec(), info);
+    Analysis an;
+    an.power = isPowerKind(kind);
+    std::mt19937_64 rng(opt.seed ? opt.seed : std::uint64_t(t_start));
+    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    auto say = [&](const std::string& s) {
+        if (opt.progress)
+            opt.progress(s);
+    };
+    auto elapsed_s = [&] { return double(monotonicNs() - t_start) / 1e9; };
+    auto sleepMs = [](double ms) { std::this_thread::sleep_for(std::chrono::microseconds(std::int64_t(ms * 1e3))); };
+
+    Poller poller(counter, an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms);
+    poller.start();
+    auto failed = [&]() -> std::optional<Error> {
+        if (auto e = poller.error())
+            return Error{counter.spec() + ": " + *e};
+        return std::nullopt;
+    };
+
+    // 1. Dither: random short pulses; the counter's new values give its period.
+    say("update period: random short pulses");
+    const std::int64_t dither_from = monotonicNs();
+    const double dither_max_s = std::clamp(0.15 * budget_s, 1.0, 15.0);
+    const double shortest = std::max(1.0, load.shortestMs());
+    for (;;) {
+        auto p = load.pulse(uniform(shortest, shortest * 8));
+        if (!p)
+            return Error{p.error()};
+        sleepMs(uniform(1.0, 8.0));
+        if (auto e = failed())
+            return *e;
+        const double d = double(monotonicNs() - dither_from) / 1e9;
+        an.reads = poller.reads();
+        if (d >= dither_max_s || (d >= 0.5 && an.updates(dither_from, monotonicNs()).size() >= 40))
+            break;
+    }
+    const std::int64_t dither_to = monotonicNs();
+    auto intervalsOf = [](const std::vector<std::int64_t>& u) {
+        std::vector<double> d;
+        for (std::size_t i = 1; i < u.size(); ++i)
+            d.push_back(double(u[i] - u[i - 1]) / 1e6);
+        return d;
+    };
+    std::vector<double> intervals = intervalsOf(an.updates(dither_from, dither_to));
+    if (intervals.size() < 2)
+        return Error{counter.spec() + ": the counter showed fewer than 3 new values in " +
+                     std::to_string(int(dither_max_s)) + " s of load pulses (does the load reach it? " +
+                     load.describe() + ")"};
+    double period_ms = median(intervals);
+
+    // 2. Steps: long load on and off.
+    const double step_s = std::max({12.0 * period_ms / 1e3, std::min(1.5, budget_s / 20), 0.3});
+    const int pairs = 4 * step_s * 2 <= 0.45 * budget_s ? 2 : 1;
+    say("step response: " + std::to_string(pairs) + " x (" + std::to_string(step_s) + " s on, off)");
+    std::vector<Pulse> steps;
+    sleepMs(step_s * 1e3);
+    for (int i = 0; i < pairs; ++i) {
+        auto p = load.pulse(step_s * 1e3);
+        if (!p)
+            return Error{p.error()};
+        steps.push_back(*p);
+        sleepMs(step_s * 1e3);
+        if (auto e = failed())
+            return *e;
+    }
+    an.reads = poller.reads();
+    const std::int64_t L = std::int64_t(step_s * 1e9);
+    // A counter with a new value every read or two: its apparent power over 5 ms at least.
+    const double poll_ms = an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms;
+    const std::int64_t smooth_ns = period_ms < 3 * poll_ms ? 5'000'000 : 0;
+    std::vector<double> lo_levels, hi_levels;
+    std::vector<EdgeResponse> ups, downs;
+    for (const Pulse& p : steps) {
+        const auto lo = an.level(p.t0_ns - L * 4 / 10, p.t0_ns);
+        const auto hi = an.level(p.t1_ns - L * 4 / 10, p.t1_ns);
+        const auto lo2 = an.level(p.t1_ns + L * 6 / 10, p.t1_ns + L);
+        if (!lo || !hi || !lo2)
+            return Error{counter.spec() + ": too few new values in " + std::to_string(step_s) +
+                         " s to tell the load's level (update period " + std::to_string(period_ms) + " ms)"};
+        lo_levels.push_back(*lo);
+        lo_levels.push_back(*lo2);
+        hi_levels.push_back(*hi);
+        ups.push_back(respond(an, p.t0_ns, p.t1_ns, *lo, *hi, smooth_ns));
+        downs.push_back(respond(an, p.t1_ns, p.t1_ns + L, *hi, *lo2, smooth_ns));
+    }
+    // The period again, now with the steps' ramps (a power reading's averaged window changes
+    // at every update while it ramps).
+    {
+        std::vector<double> all = intervals;
+        const auto more = intervalsOf(an.updates(steps.front().t0_ns - L, steps.back().t1_ns + L));
+        // A power reading's ramps change at every update; its dithered readings may change by
+        // less than the threshold (or by read-timing jitter): the ramps where there are enough.
+        if (an.power && more.size() >= 10)
+            all = more;
+        else if (an.power)
+            all.insert(all.end(), more.begin(), more.end());
+        period_ms = median(all);
+        intervals.clear();
+        for (double d : all)
+            if (d >= 0.5 * period_ms && d <= 1.5 * period_ms)
+                intervals.push_back(d);
+        period_ms = median(intervals);
+    }
+    const double idle_w = std::accumulate(lo_levels.begin(), lo_levels.end(), 0.0) / double(lo_levels.size());
+    const double busy_w = std::accumulate(hi_levels.begin(), hi_levels.end(), 0.0) / double(hi_levels.size());
+    const double extra_w = busy_w - idle_w;
+    if (!(extra_w > std::max(0.10 * std::abs(idle_w), 1e-3)))
+        return Error{counter.spec() + ": the load did not raise the reading (idle " + std::to_string(idle_w) +
+                     " W, loaded " + std::to_string(busy_w) + " W): does " + load.describe() + " reach this counter?"};
+    auto medianOf = [](const std::vector<EdgeResponse>& v, double EdgeResponse::*f) {
+        std::vector<double> x;
+        for (const auto& e : v)
+            x.push_back(e.*f);
+        return median(x);
+    };
+    std::vector<double> windows;
+    for (const auto* v : {&ups, &downs})
+        for (const auto& e : *v)
+            if (e.window_ms)
+                windows.push_back(*e.window_ms);
+    // A ramp no longer than about one update is a jump, not an average.
+    double window_ms = windows.size() >= std::max<std::size_t>(1, (ups.size() + downs.size()) / 2)
+                           ? median(windows)
+                           : 0.0;
+    if (window_ms < std::max(1.5 * period_ms, 2.0 * double(smooth_ns) / 1e6))
+        window_ms = 0;
+
+    // 3. Bursts at random phases of the update period.
+    double burst_ms = opt.burst_ms > 0 ? opt.burst_ms : std::clamp(period_ms / 5, 2.0, 20.0);
+    burst_ms = std::max(burst_ms, load.shortestMs());
+    const double settle_down = medianOf(downs, &EdgeResponse::settle_ms);
+    // Long enough for the counter to book a burst wholly before the next (and for a fake that
+    // loses the CPU for a while on a loaded machine).
+    const double gap_ms = std::max({3 * period_ms + settle_down + window_ms, 100.0});
+    const double per_burst_s = (gap_ms + period_ms / 2 + burst_ms) / 1e3;
+    const int n = std::max(5, std::min(opt.bursts, int((budget_s - elapsed_s()) / per_burst_s)));
+    say("burst coverage: " + std::to_string(n) + " bursts of " + std::to_string(burst_ms) + " ms");
+    std::vector<Pulse> bursts;
+    for (int i = 0; i < n; ++i) {
+        sleepMs(gap_ms + uniform(0, std::max(period_ms, 1.0)));
+        auto p = load.pulse(burst_ms);
+        if (!p)
+            return Error{p.error()};
+        bursts.push_back(*p);
+        if (auto e = failed())
+            return *e;
+    }
+    sleepMs(gap_ms);
+    poller.stop();
+    if (auto e = failed())
+        return *e;
+    an.reads = poller.reads();
+
+    std::vector<double> coverage;
+    const auto anchors = an.anchors();
+    // Per update only for a counter whose updates are far apart and so each hold one period
+    // (a sampling or late counter); per second for the fine ones.
+    const bool by_update = !an.power && period_ms >= 10 * poll_ms;
+    for (std::size_t i = 0; i < bursts.size(); ++i) {
+        const Pulse& b = bursts[i];
+        const std::int64_t end = i + 1 < bursts.size() ? bursts[i + 1].t0_ns - 1 : an.reads.back().first;
+        const auto a0 = an.anchorAtOrBefore(b.t0_ns);
+        const auto a1 = an.anchorAtOrBefore(end);
+        if (!a0 || !a1 || a1->first <= a0->first)
+            continue;
+        // The idle energy in the window, from the idle just before the burst (after the last one
+        // settled), as a median (robust to a late-booked neighbour): per update for a counter
+        // with updates far apart (its updates each hold one period, however late they are
+        // published), per second otherwise.
+        const std::int64_t from = b.t0_ns - std::int64_t(gap_ms / 2 * 1e6);
+        std::vector<double> per_update, per_second;
+        std::optional<Read> prev;
+        int updates_in = 0;
+        for (const Read& r : anchors) {
+            if (r.first > a0->first && r.first <= a1->first)
+                ++updates_in;
+            if (r.first >= from && r.first <= b.t0_ns && prev && prev->first >= from) {
+                per_update.push_back(double(r.second - prev->second) / 1e9);
+                per_second.push_back(double(r.second - prev->second) / double(r.first - prev->first));
+            }
+            prev = r;
+        }
+        double idle_j = 0;
+        if (by_update && per_update.size() >= 2)  // whole periods: two published late as one still count two
+            idle_j = median(per_update) * std::max<double>(updates_in > 0 ? 1 : 0,
+                                                           std::round(double(a1->first - a0->first) / 1e6 / period_ms));
+        else
+            idle_j = (per_second.size() >= 2 ? median(per_second) : idle_w) * double(a1->first - a0->first) / 1e9;
+        const double counted = double(a1->second - a0->second) / 1e9 - idle_j;
+        coverage.push_back(counted / (extra_w * b.seconds()));
+    }
+    if (coverage.size() < 3)
+        return Error{counter.spec() + ": too few bursts could be measured (" + std::to_string(coverage.size()) + ")"};
+
+    CounterProfile p = defaultProfile(kind);
+    p.spec = counter.spec();
+    p.measured = true;
+    p.host = opt.host.empty() ? "unknown" : opt.host;
+    p.measured_at = isoNow();
+    p.note = "measured by joulebench characterize with " + load.describe();
+    p.update_period_ms = period_ms;
+    p.update_jitter_ms = sdOf(intervals);
+    p.step_up = {medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
+    p.step_down = {medianOf(downs, &EdgeResponse::delay_ms), settle_down};
+    p.averaging_window_ms = window_ms;
+    p.coverage.mean = std::accumulate(coverage.begin(), coverage.end(), 0.0) / double(coverage.size());
+    p.coverage.sd = sdOf(coverage);
+    p.coverage.bursts = int(coverage.size());
+    p.coverage.burst_ms = burst_ms;
+    p.coverage.sensed_fraction.reset();
+    // The high end of the bursts (the 90th percentile: a burst that took a neighbour's energy
+    // on a stalled machine is beyond it).
+    std::vector<double> sorted = coverage;
+    std::sort(sorted.begin(), sorted.end());
+    const double mx = sorted[std::min(sorted.size() - 1, sorted.size() * 9 / 10)];
+    if (mx > 1.3) {
+        // A burst wholly inside the sensed part of a period counts period / sensed times over.
+        std::vector<double> top;
+        for (double c : coverage)
+            if (c >= 0.85 * mx && c <= 1.15 * mx)
+                top.push_back(c);
+        // Several bursts alike, not one burst that took a neighbour's energy.
+        if (top.size() >= std::max<std::size_t>(2, coverage.size() / 20))
+            p.coverage.sensed_fraction = std::min(1.0, 1.0 / median(top));
+    }
+    if (auto it = info.find("unit"); it != info.end() && it->is_string()) {
+        p.unit = it->get<std::string>();
+        p.resolution = 1;
+    }
+    p.seconds_taken = elapsed_s();
+    if (trace) {
+        trace->reads = an.reads;
+        trace->steps = steps;
+        trace->bursts = bursts;
+        trace->coverage = coverage;
+        trace->idle_w = idle_w;
+        trace->busy_w = busy_w;
+    }
+    return p;
+}
+
+}  // namespace jb

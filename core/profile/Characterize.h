@@ -1,0 +1,48 @@
+#pragma once
+// `characterize`: measures how a counter behaves on this machine, driving it with a load
+// (LoadDriver) while a poller thread reads it as fast as it can. Three phases:
+//   1. dither: short random pulses; the counter's new values (its energy changing, or for a
+//      power reading its rate changing) give the update period and its jitter;
+//   2. steps: long load on / off; the reading's apparent power against the edges gives the
+//      delay (half-way) and settle (within 5% or 3 noise sd) up and down, and the implied
+//      averaging window (the ramp's slope: a boxcar of A ms ramps over A ms);
+//   3. bursts: short pulses at random phases of the update period; each burst's counted energy
+//      over (the long load's extra power x the burst's time) is its coverage: mean and spread.
+// The result is a measured CounterProfile (core/counters/CounterProfile.h).
+#include <jb/base/Result.h>
+#include <jb/counters/CounterProfile.h>
+#include <jb/counters/EnergyCounter.h>
+#include <jb/profile/LoadDriver.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace jb {
+
+struct CharacterizeOptions {
+    double seconds = 60;     // the whole measurement's budget (about)
+    double poll_ms = 0.5;    // between the poller's reads
+    int bursts = 40;         // at most this many bursts
+    double burst_ms = 0;     // each burst (0: a fifth of the update period, 2 to 20 ms)
+    std::uint64_t seed = 0;  // of the random phases (0: from the clock)
+    std::string host;        // the profile's host (measured_at is now, UTC)
+    std::function<void(const std::string&)> progress;  // one line per phase (may be empty)
+};
+
+// What the poller saw and what the load did, for a sensor view and for checks.
+struct CharacterizeTrace {
+    std::vector<std::pair<std::int64_t, std::int64_t>> reads;  // (t_ns, cumulative nJ)
+    std::vector<Pulse> steps;                                   // the long loads
+    std::vector<Pulse> bursts;
+    std::vector<double> coverage;  // per burst
+    double idle_w = 0, busy_w = 0;
+};
+
+// The counter is read from the poller thread only; load pulses run on the calling thread.
+// info is the counter's counter_info (which reading it integrates).
+Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, const CharacterizeOptions& opt,
+                                    CharacterizeTrace* trace = nullptr);
+
+}  // namespace jb
