@@ -83,6 +83,7 @@ int cmdCharacterize(const QStringList& args)
                  QStringLiteral("SPEC")});
     p.addOption({QStringLiteral("no-library"), QStringLiteral("Do not keep the profile in the record library.")});
     addCounterOptions(p);
+    p.addHelpOption();
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
     if (!p.isSet(QStringLiteral("counter")))
