@@ -37,7 +37,9 @@ std::string inLine(const std::string& parseError)
     return parseError.substr(0, at) + "at column " + parseError.substr(at + one.size());
 }
 
-// The journals this process created (device, inode): the only ones removeOwnJournal removes.
+// The journals of this process's live Journal objects (device, inode): the only files
+// removeOwnJournal removes. A live Journal holds its file open, so its inode cannot be reused by
+// another file while it is listed here.
 struct CreatedJournals {
     std::mutex mutex;
     std::set<std::pair<dev_t, ino_t>> files;
@@ -55,8 +57,14 @@ Journal::Journal(std::string path, int fd, long long size) : path_(std::move(pat
 
 Journal::~Journal()
 {
-    if (fd_ >= 0)
-        ::close(fd_);
+    if (fd_ < 0)
+        return;
+    if (struct stat st {}; ::fstat(fd_, &st) == 0) {
+        CreatedJournals& c = createdJournals();
+        const std::lock_guard<std::mutex> lock(c.mutex);
+        c.files.erase({st.st_dev, st.st_ino});
+    }
+    ::close(fd_);
 }
 
 Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const Record& header)

@@ -66,10 +66,11 @@ Result<Record> recoverJournal(const std::string& path);
 // True while a live run holds the journal (an exclusive advisory lock taken by create()).
 bool journalInUse(const std::string& path);
 
-// Removes the journal at `path` once its record is safe, but only a file this process created
-// with Journal::create (the same file: device and inode, not just the name). A file the run
-// did not create (a journal of an earlier, killed run; any file given as --journal) is never
-// removed: false then, and the file is left as it is. True when the file was removed.
+// Removes the journal at `path` once its record is safe, but only the file of a Journal of this
+// process that is still alive (the same file: device and inode, not just the name; call it
+// before the Journal is destroyed). A file the run did not create (a journal of an earlier,
+// killed run; any file given as --journal) is never removed: false then, and the file is left
+// as it is. True when the file was removed.
 bool removeOwnJournal(const std::string& path);
 
 }  // namespace jb

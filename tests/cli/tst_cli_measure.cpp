@@ -244,6 +244,7 @@ private slots:
         const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
                            QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
                            QStringLiteral("sim"), QStringLiteral("--out-dir"), outDir, QStringLiteral("--no-library"),
+                           QStringLiteral("--name"), QStringLiteral("a"), QStringLiteral("--name"), QStringLiteral("b"),
                            QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve"), QStringLiteral(":::"),
                            testBin("fakechild"), QStringLiteral("serve")},
                           CliSetup{{}, {}, asOrdinaryUser});

@@ -327,7 +327,7 @@ private slots:
         QCOMPARE(slurp(path), std::string("keep\n"));
 
         const std::string mine = dir.filePath(QStringLiteral("mine.journal")).toStdString();
-        journalOf(jbtest::syntheticRecord(1), mine, 1).reset();
+        auto live = journalOf(jbtest::syntheticRecord(1), mine, 1);
         // Replaced under the same name by another file: not the journal this process created.
         const std::string moved = mine + ".moved";
         QVERIFY(std::rename(mine.c_str(), moved.c_str()) == 0);
@@ -337,6 +337,13 @@ private slots:
         QVERIFY(removeOwnJournal(moved));
         QVERIFY(!QFile::exists(QString::fromStdString(moved)));
         QVERIFY(!removeOwnJournal(moved));
+        live.reset();
+
+        // Once its Journal is gone, a journal is not this run's to remove any more.
+        const std::string ended = dir.filePath(QStringLiteral("ended.journal")).toStdString();
+        journalOf(jbtest::syntheticRecord(1), ended, 1).reset();
+        QVERIFY(!removeOwnJournal(ended));
+        QVERIFY(QFile::exists(QString::fromStdString(ended)));
     }
 };
 

@@ -119,7 +119,8 @@ private slots:
         QTest::newRow("recover nothing")
             << QStringList{QStringLiteral("recover")} << QStringLiteral("takes one journal file, got 0");
         QTest::newRow("recover a record") << QStringList{QStringLiteral("recover"), kFixture}
-                                          << kFixture + QStringLiteral(": line 1: not a JouleBench journal");
+                                          << kFixture + QStringLiteral(": not a JouleBench journal but a record: it "
+                                                                       "needs no recovering");
     }
     void usageErrors()
     {
