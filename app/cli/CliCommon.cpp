@@ -1,10 +1,14 @@
 #include "CliCommon.h"
+#include "Commands.h"
 
 #include <cmath>
 
 #include <QCoreApplication>
+#include <QIODevice>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace jbcli {
@@ -19,6 +23,31 @@ QTextStream& err()
 {
     static QTextStream s(stderr);
     return s;
+}
+
+QString stdoutFailure()
+{
+    QTextStream& s = out();
+    s.flush();
+    QString why;
+    if (s.status() != QTextStream::Ok)
+        why = s.device() ? s.device()->errorString() : QStringLiteral("a write failed");
+    errno = 0;
+    if (std::fflush(stdout) != 0 && why.isEmpty())
+        why = QString::fromLocal8Bit(std::strerror(errno));
+    if (std::ferror(stdout) && why.isEmpty())
+        why = QStringLiteral("a write failed");
+    return why;
+}
+
+int exitCheckingStdout(const QString& command, int code, const QString& kept)
+{
+    const QString why = stdoutFailure();
+    if (why.isEmpty())
+        return code;
+    err() << command << ": cannot write to standard output: " << why
+          << (kept.isEmpty() ? QString() : QStringLiteral(" (") + kept + QStringLiteral(")")) << Qt::endl;
+    return code == kOk ? 1 : code;
 }
 
 int usageError(const QString& command, const QString& message)

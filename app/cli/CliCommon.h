@@ -16,6 +16,14 @@ namespace jbcli {
 QTextStream& out();  // standard output (records, tables)
 QTextStream& err();  // standard error (progress lines, messages)
 
+// Standard output checked: flushes out() and says whether everything every command wrote to it
+// reached it. Empty when it did; else why not ("No space left on device"): a full disk, /dev/full.
+QString stdoutFailure();
+// What main() returns for every command: the command's exit code, or 1 when standard output
+// lost some of what the command wrote to it, said on stderr ("joulebench-cli recover: cannot
+// write to standard output: No space left on device"). `kept` says where the data still is.
+int exitCheckingStdout(const QString& command, int code, const QString& kept = {});
+
 // "joulebench-cli measure: <message>" on stderr; returns kUsage (2).
 int usageError(const QString& command, const QString& message);
 

@@ -31,9 +31,20 @@ void addLibraryOption(QCommandLineParser& p)
                  QStringLiteral("FILE|URL")});
 }
 
+// The subcommands that only read the library take --create: without it a library that is not
+// there is an error (a misspelt --library must not gate against a new, empty one).
+void addCreateOption(QCommandLineParser& p)
+{
+    p.addOption({QStringLiteral("create"),
+                 QStringLiteral("Start an empty library where there is none (default: that is an error).")});
+}
+
+// add and rebuild make the library by design; the others only with --create.
 std::unique_ptr<jb::Library> openLibrary(const QCommandLineParser& p, const QString& cmd, int& rc)
 {
-    auto lib = jb::Library::open(jb::librarySpec(toStd(p.value(QStringLiteral("library")))));
+    const bool makes = cmd.endsWith(QLatin1String(" add")) || cmd.endsWith(QLatin1String(" rebuild"));
+    const bool create = makes || p.isSet(QStringLiteral("create"));  // the others define --create
+    auto lib = jb::Library::open(jb::librarySpec(toStd(p.value(QStringLiteral("library")))), create);
     if (!lib) {
         rc = usageError(cmd, toQ(lib.error()));
         return nullptr;
@@ -150,6 +161,7 @@ int cmdList(const QStringList& args)
         "Filters are flags or key=value terms (label=, meta.KEY=, host=, counter=, commit=, branch=, "
         "status=, since=, until=); all must hold."));
     addLibraryOption(p);
+    addCreateOption(p);
     addFilterOptions(p);
     p.addPositionalArgument(QStringLiteral("TERM"), QStringLiteral("key=value filter terms."), QStringLiteral("[TERM...]"));
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the entries as JSON.")});
@@ -194,6 +206,7 @@ int cmdTrend(const QStringList& args)
         "the rounds of a commit's records pooled), each with the 95% percentile bootstrap interval of its "
         "median; a point whose ratio to the one before lies wholly above 1 is marked REGRESSION."));
     addLibraryOption(p);
+    addCreateOption(p);
     p.addPositionalArgument(QStringLiteral("LABEL"), QStringLiteral("The label."));
     p.addPositionalArgument(QStringLiteral("TERM"), QStringLiteral("More key=value filter terms."), QStringLiteral("[TERM...]"));
     p.addOption({QStringLiteral("counter"), QStringLiteral("Whole-device counter (default: the first one)."),
@@ -256,9 +269,11 @@ int cmdCheck(const QStringList& args)
         "Exit 0 otherwise, also with no "
         "baseline yet (the first run of a gate). The reason is printed either way."));
     addLibraryOption(p);
+    addCreateOption(p);
     p.addPositionalArgument(QStringLiteral("RECORD"), QStringLiteral("The record to check."));
     p.addOption({QStringLiteral("against"),
-                 QStringLiteral("The baseline: key=value terms as 'list' takes them, e.g. \"label=gate meta.q=3\"."),
+                 QStringLiteral("The baseline: key=value terms as 'list' takes them, e.g. \"label=gate meta.q=3\"; a "
+                               "value with spaces in quotes: \"label='nightly run'\"."),
                  QStringLiteral("QUERY")});
     p.addOption({QStringLiteral("max-increase"),
                  QStringLiteral("Allowed increase of J per decode in percent (default 5)."), QStringLiteral("PCT")});
@@ -304,13 +319,15 @@ int cmdCheck(const QStringList& args)
     if (!lib)
         return rc;
     q->counter = counter;
-    q->exclude_sha256.push_back(toStd(QString::fromLatin1(
+    q->include_missing = true;  // the gate leaves those out itself, and says how many
+    // The record's own bytes (itself, copies of it) are left out by the gate, which counts them.
+    const std::string sha = toStd(QString::fromLatin1(
         QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())), QCryptographicHash::Sha256)
-            .toHex())));
+            .toHex()));
     auto baseline = lib->list(*q, true);
     if (!baseline)
         return usageError(cmd, toQ(baseline.error()));
-    const jb::GateResult g = jb::energyGate(*rec, *baseline, counter, maxIncrease, resamples, seed);
+    const jb::GateResult g = jb::energyGate(*rec, *baseline, counter, maxIncrease, resamples, seed, sha);
     if (p.isSet(QStringLiteral("json"))) {
         jb::ojson j = jb::gateToJson(g);
         j["record"] = toStd(file);
@@ -334,6 +351,7 @@ int cmdExport(const QStringList& args)
         "label and counter: joules-per-decode with its 95% interval, seconds-per-decode), --format csv one "
         "row per record and counter."));
     addLibraryOption(p);
+    addCreateOption(p);
     addFilterOptions(p);
     p.addPositionalArgument(QStringLiteral("TERM"), QStringLiteral("key=value filter terms."), QStringLiteral("[TERM...]"));
     p.addOption({QStringLiteral("format"), QStringLiteral("bmf or csv (default bmf)."), QStringLiteral("bmf|csv")});
@@ -367,6 +385,7 @@ int cmdRefresh(const QStringList& args)
         "Hashes every indexed file again: changed files are re-indexed, gone ones marked missing (list "
         "--include-missing shows them), files that came back are unmarked."));
     addLibraryOption(p);
+    addCreateOption(p);
     if (const int rc = parseArgs(p, args); rc >= 0)
         return rc;
     int rc = 0;

@@ -7,6 +7,7 @@
 #include <jb/library/Library.h>
 #include <jb/record/AtomicWrite.h>
 #include <jb/record/Interleaved.h>
+#include <jb/record/Journal.h>
 #include <jb/record/JsonText.h>
 #include <jb/record/RecordJson.h>
 #include <jb/session/RoundLine.h>
@@ -14,12 +15,16 @@
 #include <jb/session/Workloads.h>
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <array>
+#include <cstdio>
 #include <optional>
+
+#include <unistd.h>
 
 namespace jbcli {
 
@@ -94,6 +99,22 @@ jb::Result<ParameterFlags> takeParameterFlags(QStringList& args)
     }
     args = kept;
     return f;
+}
+
+// A record that could go nowhere it was meant to (--out and standard output both failed) is
+// written to a file of its own, in the current folder or else the temporary one; its path, or
+// empty when neither takes it.
+QString keepUnsavedRecord(const std::string& json)
+{
+    const QString name = QStringLiteral("joulebench-unsaved-%1-%2.json")
+                             .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")))
+                             .arg(qint64(::getpid()));
+    for (const QString& dir : {QDir::currentPath(), QDir::tempPath()}) {
+        const QString path = QDir(dir).absoluteFilePath(name);
+        if (!QFileInfo::exists(path) && jb::writeFileAtomic(toStd(path), json))
+            return path;
+    }
+    return {};
 }
 
 }  // namespace
@@ -272,6 +293,18 @@ int cmdMeasure(const QStringList& argsIn)
                                                   "--out-dir DIR takes every record"));
         if (!QDir().mkpath(outDir))
             return usageError(cmd, QStringLiteral("--out-dir %1: cannot create the folder").arg(outDir));
+        // Every record goes there at the end: a folder that takes no file is refused now, before
+        // the first round, not after the run (when its measurements would have nowhere to go).
+        if (jb::Status st = jb::checkFolderTakesFiles(toStd(outDir)); !st)
+            return usageError(cmd, QStringLiteral("--out-dir: %1; nothing was run").arg(toQ(st.error())));
+        for (const char* flag : {"export-markdown", "export-csv"}) {
+            const QString f = p.value(QString::fromLatin1(flag));
+            if (f.isEmpty())
+                continue;
+            if (jb::Status st = jb::checkFolderTakesFiles(toStd(QFileInfo(f).absolutePath())); !st)
+                return usageError(cmd, QStringLiteral("--%1 %2: %3; nothing was run")
+                                           .arg(QString::fromLatin1(flag), f, toQ(st.error())));
+        }
     }
     auto copts = counterOptionsFrom(p);
     if (!copts)
@@ -286,6 +319,23 @@ int cmdMeasure(const QStringList& argsIn)
     plan.journal_path = toStd(p.isSet(QStringLiteral("journal")) ? p.value(QStringLiteral("journal"))
                               : outPath.isEmpty()                  ? QString()
                                                                    : outPath + QStringLiteral(".journal"));
+    if (!outPath.isEmpty())
+        if (jb::Status st = jb::checkFolderTakesFiles(toStd(QFileInfo(outPath).absolutePath())); !st)
+            return usageError(cmd, QStringLiteral("--out %1: %2; nothing was run").arg(outPath, toQ(st.error())));
+    // The journal is a file this run creates, never one that is there: an existing one may hold
+    // a killed run's rounds, which only `recover` may turn into a record.
+    if (!plan.journal_path.empty()) {
+        const QString journal = toQ(plan.journal_path);
+        const QString flag = p.isSet(QStringLiteral("journal")) ? QStringLiteral("--journal") : QStringLiteral("--out");
+        if (QFileInfo(journal).exists() || QFileInfo(journal).isSymLink())
+            return usageError(cmd, QStringLiteral("%1: the journal %2 exists (it may hold a run that did not finish: "
+                                                  "'joulebench-cli recover %2' rebuilds its record; remove it to "
+                                                  "start anew); nothing was run")
+                                       .arg(flag, journal));
+        if (jb::Status st = jb::checkFolderTakesFiles(toStd(QFileInfo(journal).absolutePath())); !st)
+            return usageError(cmd, QStringLiteral("%1: cannot keep the journal %2: %3; nothing was run")
+                                       .arg(flag, journal, toQ(st.error())));
+    }
 
     if (p.isSet(QStringLiteral("require-clean")) && !p.isSet(QStringLiteral("source")))
         return usageError(cmd, QStringLiteral("--require-clean needs --source DIR (the tree that must be clean)"));
@@ -400,12 +450,26 @@ int cmdMeasure(const QStringList& argsIn)
                 err() << cmd << ": could not write the record: " << toQ(st.error())
                       << "; it goes to stdout instead" << Qt::endl;
         }
+        bool lost = false;
         if (!written) {
             out() << QString::fromStdString(json);
-            out().flush();
+            if (const QString why = stdoutFailure(); !why.isEmpty()) {
+                // Standard output lost it (a full disk, /dev/full): the record goes to a file of
+                // its own, said aloud; the journal, if any, stays as well.
+                const QString kept = keepUnsavedRecord(json);
+                err() << cmd << ": cannot write the record to standard output: " << why << "; "
+                      << (kept.isEmpty() ? QStringLiteral("no folder took it either")
+                                         : QStringLiteral("it was written to %1").arg(kept))
+                      << (plan.journal_path.empty() ? QString()
+                                                    : QStringLiteral(" (the journal %1 is kept)").arg(toQ(plan.journal_path)))
+                      << Qt::endl;
+                lost = true;
+                out().resetStatus();
+                std::clearerr(stdout);
+            }
         }
         if (written && !plan.journal_path.empty())
-            QFile::remove(toQ(plan.journal_path));  // the record is safe: the journal has done its job
+            jb::removeOwnJournal(plan.journal_path);  // the record is safe: the journal has done its job
         if (written && toLibrary) {  // a library that cannot take it costs a warning, never the record
             auto lib = jb::Library::open(librarySpec);
             auto added = lib ? (*lib)->addFile(toStd(outPath)) : jb::Result<jb::AddResult>(jb::Error{lib.error()});
@@ -413,7 +477,7 @@ int cmdMeasure(const QStringList& argsIn)
                 err() << cmd << ": warning: the record was not added to the library: " << toQ(added.error())
                       << Qt::endl;
         }
-        exitCode = (rec.isAborted() || (!outPath.isEmpty() && !written)) ? kAborted : kOk;
+        exitCode = (rec.isAborted() || lost || (!outPath.isEmpty() && !written)) ? kAborted : kOk;
         QCoreApplication::exit(exitCode);
     });
 

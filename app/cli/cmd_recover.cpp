@@ -1,7 +1,8 @@
 // `joulebench-cli recover JOURNAL [--out FILE]`: rebuild the record of a run that did not
 // finish from its journal: every complete round, status "aborted". The record goes to stdout,
 // or to FILE written atomically (never over an existing file unless --force).
-// Exit 0 recovered, 2 usage, an unreadable or foreign journal, or a file that cannot be written.
+// Exit 0 recovered, 1 standard output could not take the record (the journal is left as it was),
+// 2 usage, an unreadable or foreign journal, or a file that cannot be written.
 #include "CliCommon.h"
 #include "Commands.h"
 
@@ -11,6 +12,8 @@
 
 #include <QCommandLineParser>
 #include <QFileInfo>
+
+#include <cstdio>
 
 namespace jbcli {
 
@@ -43,7 +46,15 @@ int cmdRecover(const QStringList& args)
         return usageError(args.value(0), toQ(r.error()));
     const std::string text = jb::dumpRecord(*r);
     if (outFile.isEmpty()) {
-        out() << toQ(text) << Qt::flush;
+        out() << toQ(text);
+        if (const QString why = stdoutFailure(); !why.isEmpty()) {
+            err() << args.value(0) << ": cannot write the record to standard output: " << why << " (the journal "
+                  << files.at(0) << " is left as it was; 'recover --out FILE' writes the record to a file)"
+                  << Qt::endl;
+            out().resetStatus();
+            std::clearerr(stdout);
+            return kAborted;
+        }
     } else if (jb::Status st = jb::writeFileAtomic(toStd(outFile), text); !st) {
         return usageError(args.value(0), toQ(st.error()));
     }

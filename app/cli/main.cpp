@@ -61,7 +61,7 @@ int main(int argc, char** argv)
         if (cmd == QLatin1String(s.name)) {
             args.removeAt(1);
             args[0] = QStringLiteral("joulebench-cli ") + cmd;
-            return s.run(args);
+            return jbcli::exitCheckingStdout(args[0], s.run(args));  // a lost stdout write fails the command
         }
     }
     std::fprintf(stderr, "joulebench-cli: unknown command '%s'\n\n", qPrintable(cmd));

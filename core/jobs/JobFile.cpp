@@ -9,6 +9,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 namespace jb {
 
@@ -61,6 +63,85 @@ struct JobFields {
 using json = nlohmann::json;
 using namespace jsonread;
 
+// Every number of seconds a job file holds ends up as nanoseconds in an int64 (timers, deadlines):
+// bounded where it is read, so 1e10 is an error naming its path instead of an instant timeout.
+constexpr double kMaxSeconds = 1e7;  // about 115 days
+
+double secondsAt(const json& v, const std::string& path, double min, bool exclusive = false)
+{
+    const double s = asNumberAtLeast(v, path, min, exclusive);
+    if (s > kMaxSeconds)
+        jsonFail(path, "expected seconds up to 10000000 (about 115 days), found " + describe(v));
+    return s;
+}
+
+// The JSON path of the number the parser could not hold (1e400 overflows a double): the JSON
+// library says "number overflow" and where in the text, never which value it was.
+class OverflowPath : public nlohmann::json_sax<json> {
+public:
+    std::string path() const { return where_; }
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override
+    {
+        frames_.push_back({here(), false, 0});
+        return true;
+    }
+    bool key(string_t& k) override
+    {
+        key_ = k;
+        return true;
+    }
+    bool end_object() override { return end(); }
+    bool start_array(std::size_t) override
+    {
+        frames_.push_back({here(), true, 0});
+        return true;
+    }
+    bool end_array() override { return end(); }
+    bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception&) override
+    {
+        where_ = here();
+        token_ = token;
+        return false;
+    }
+    const std::string& token() const { return token_; }
+
+private:
+    struct Frame {
+        std::string path;
+        bool array = false;
+        std::size_t index = 0;
+    };
+    std::string here() const
+    {
+        if (frames_.empty())
+            return "$";
+        const Frame& f = frames_.back();
+        return f.array ? jsonPathIndex(f.path, f.index) : jsonPathKey(f.path, key_);
+    }
+    bool value()
+    {
+        if (!frames_.empty() && frames_.back().array)
+            ++frames_.back().index;
+        return true;
+    }
+    bool end()
+    {
+        frames_.pop_back();
+        return value();
+    }
+    std::vector<Frame> frames_;
+    std::string key_;
+    std::string where_, token_;
+};
+
 void readFields(const json& o, const std::string& path, JobFields& f)
 {
     if (auto* v = member(o, "argv"))
@@ -80,9 +161,9 @@ void readFields(const json& o, const std::string& path, JobFields& f)
         }
     }
     if (auto* v = member(o, "timeout_seconds"))
-        f.timeout_seconds = asNumberAtLeast(*v, jsonPathKey(path, "timeout_seconds"), 0, true);
+        f.timeout_seconds = secondsAt(*v, jsonPathKey(path, "timeout_seconds"), 0, true);
     if (auto* v = member(o, "grace_seconds"))
-        f.grace_seconds = asNumberAtLeast(*v, jsonPathKey(path, "grace_seconds"), 0);
+        f.grace_seconds = secondsAt(*v, jsonPathKey(path, "grace_seconds"), 0);
     if (auto* v = member(o, "gpu")) {
         const std::string gp = jsonPathKey(path, "gpu");
         f.gpu_set = true;
@@ -157,7 +238,7 @@ void readExecutor(const json& v, const std::string& base_dir, ExecutorSettings& 
     if (!s.empty())
         e.joulebench_cli = programFrom(base_dir, s);
     if (auto* x = member(v, "poll_seconds"))
-        e.poll_seconds = asNumberAtLeast(*x, "$.executor.poll_seconds", 0.05);
+        e.poll_seconds = secondsAt(*x, "$.executor.poll_seconds", 0.05);
 }
 
 JobFile readJobFileTree(const json& root, const std::string& base_dir, std::optional<ExecutorKind> executor)
@@ -197,7 +278,7 @@ JobFile readJobFileTree(const json& root, const std::string& base_dir, std::opti
         jsonFail("$.allowed_gpus", "missing; expected the GPU indices jobs may use, such as [5, 7]");
 
     if (auto* v = member(root, "memory_sampling_period_seconds"))
-        f.memory_sampling_period_seconds = asNumberAtLeast(*v, "$.memory_sampling_period_seconds", 0, true);
+        f.memory_sampling_period_seconds = secondsAt(*v, "$.memory_sampling_period_seconds", 0, true);
     if (auto* v = member(root, "nvml_library"))
         f.nvml_library = programFrom(base_dir, asString(*v, "$.nvml_library", true));
     if (auto* v = member(root, "nvidia_smi"))
@@ -207,9 +288,9 @@ JobFile readJobFileTree(const json& root, const std::string& base_dir, std::opti
         asObject(*v, "$.energy");
         onlyKeys(*v, "$.energy", {"idle_seconds", "sampling_period_seconds", "gpu", "package_counter"});
         if (auto* x = member(*v, "idle_seconds"))
-            f.energy.idle_seconds = asNumberAtLeast(*x, "$.energy.idle_seconds", 0);
+            f.energy.idle_seconds = secondsAt(*x, "$.energy.idle_seconds", 0);
         if (auto* x = member(*v, "sampling_period_seconds"))
-            f.energy.sampling_period_seconds = asNumberAtLeast(*x, "$.energy.sampling_period_seconds", 0.001);
+            f.energy.sampling_period_seconds = secondsAt(*x, "$.energy.sampling_period_seconds", 0.001);
         if (auto* x = member(*v, "gpu"))
             f.energy.gpu = asBool(*x, "$.energy.gpu");
         if (auto* x = member(*v, "package_counter")) {
@@ -384,7 +465,15 @@ Result<JobFile> parseJobFileText(const std::string& text, const std::string& bas
     nlohmann::json root;
     try {
         root = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {  // syntax, and numbers out of range (11e308)
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number no double holds (1e400): named by its path and text, as any bad value is.
+        OverflowPath where;
+        nlohmann::json::sax_parse(text, &where);
+        if (e.id == 406 && !where.path().empty())
+            return Error{origin + ": " + where.path() + ": expected a number, found " + where.token() +
+                         " (beyond any number a double holds)"};
+        return Error{origin + ": not valid JSON: " + e.what()};
+    } catch (const nlohmann::json::exception& e) {
         return Error{origin + ": not valid JSON: " + e.what()};
     }
     return readJson(origin, [&] { return readJobFileTree(root, base_dir, executor); });

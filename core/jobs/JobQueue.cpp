@@ -28,7 +28,9 @@ QStringList qlist(const std::vector<std::string>& v)
 
 std::string queueSummaryText(const QueueSummary& s)
 {
-    const std::string rest = std::to_string(s.preserved) + " preserved, " + std::to_string(s.orphaned) +
+    const std::string rest = std::to_string(s.preserved) + " preserved" +
+        (s.preserved_not_completed > 0 ? " (" + std::to_string(s.preserved_not_completed) + " not completed)" : "") +
+        ", " + std::to_string(s.orphaned) +
         " orphaned, " + std::to_string(s.running_elsewhere) + " running elsewhere, " +
         std::to_string(s.conflicts) + " conflicting";
     std::string text;
@@ -163,6 +165,8 @@ void JobQueue::begin()
             break;
         case DiskState::Preserved:
             ++summary_.preserved;
+            if (d.manifest->status != JobStatus::Completed)
+                ++summary_.preserved_not_completed;
             Q_EMIT jobPreserved(name, q(d.manifest_path), d.manifest->status);
             break;
         case DiskState::Orphaned:
@@ -275,22 +279,25 @@ void JobQueue::schedule()
         }
         return finishIfDone();
     }
+    // A job that could not start (no run folder) leaves its GPU free: the next job takes it at
+    // once, so a queue whose jobs all fail to start ends instead of waiting for a job that will
+    // never finish.
     for (int gpu : file_.allowed_gpus) {
-        if (busy_gpus_.count(gpu))
-            continue;
-        auto it = std::find_if(pending_.begin(), pending_.end(), [&](std::size_t i) {
-            return !file_.jobs[i].gpu || *file_.jobs[i].gpu == gpu;
-        });
-        if (it == pending_.end())
-            continue;
-        const std::size_t index = *it;
-        pending_.erase(it);
-        startJob(index, gpu);
+        while (!busy_gpus_.count(gpu)) {
+            auto it = std::find_if(pending_.begin(), pending_.end(), [&](std::size_t i) {
+                return !file_.jobs[i].gpu || *file_.jobs[i].gpu == gpu;
+            });
+            if (it == pending_.end())
+                break;
+            const std::size_t index = *it;
+            pending_.erase(it);
+            startJob(index, gpu);
+        }
     }
     finishIfDone();
 }
 
-void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run_dir,
+bool JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run_dir,
                         const std::string& adopt_job_id)
 {
     const JobSpec& job = file_.jobs[index];
@@ -301,7 +308,7 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
         ++summary_.failed;
         driverLine(name, q(run_dir.error()));
         Q_EMIT jobFailed(name, q(run_dir.error()));
-        return;
+        return false;
     }
     auto r = std::make_unique<Running>();
     r->gpu = gpu;
@@ -344,6 +351,7 @@ void JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
         mail_.post([this, index] { jobDone(index); });
     });
     Q_EMIT jobLaunched(name, gpu, q(*run_dir));
+    return true;
 }
 
 JobManifest JobQueue::manifestFor(std::size_t index, const Running& r) const
@@ -435,8 +443,8 @@ void JobQueue::finishIfDone()
 {
     if (finished_ || !running_.empty() || prep_.joinable())
         return;
-    if ((!pending_.empty() || !adopt_.empty()) && !cancelled_ && ready_)
-        return;
+    // Nothing runs and nothing is being prepared: no job's end will call schedule() again, so
+    // jobs still pending cannot run (none fits a free GPU) and the queue ends with them not started.
     summary_.not_started += int(pending_.size() + adopt_.size());
     pending_.clear();
     adopt_.clear();

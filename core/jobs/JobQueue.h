@@ -29,6 +29,7 @@ struct QueueSummary {
     int completed = 0;          // ran now and completed
     int failed = 0;             // ran now with another status (or could not be set up)
     int preserved = 0;          // a manifest was already there
+    int preserved_not_completed = 0;  // of those, manifests whose status is not completed
     int orphaned = 0;           // a run folder without a manifest: left for an audit
     int running_elsewhere = 0;  // another live driver runs it
     int conflicts = 0;          // several manifests, or an unreadable one
@@ -39,14 +40,15 @@ struct QueueSummary {
     std::string refusal;
     bool allOk() const
     {
-        return !refused && !cancelled && failed == 0 && orphaned == 0 && running_elsewhere == 0 &&
-            conflicts == 0 && not_started == 0;
+        return !refused && !cancelled && failed == 0 && preserved_not_completed == 0 && orphaned == 0 &&
+            running_elsewhere == 0 && conflicts == 0 && not_started == 0;
     }
 };
 
 // The queue's end in one sentence, as the Jobs page and `joulebench-cli jobs run` both print it
 // (each puts its own lead before it): "1 completed, 2 failed, 0 preserved, 0 orphaned, 0 running
-// elsewhere, 0 conflicting, 0 not started", for a dry run "2 job(s) would run; 0 preserved, 0
+// elsewhere, 0 conflicting, 0 not started" ("2 preserved (1 not completed)" where a preserved
+// manifest says the job failed or was cancelled: the queue is not all right then either), for a dry run "2 job(s) would run; 0 preserved, 0
 // orphaned, 0 running elsewhere, 0 conflicting"; " (stopped)" after a queue that was cancelled.
 std::string queueSummaryText(const QueueSummary& s);
 
@@ -107,7 +109,8 @@ private:
                   const std::map<int, GpuInfo>& gpus);
     void schedule();
     // gpu -1: the executor places the job. adopt_*: a run folder an earlier driver submitted.
-    void startJob(std::size_t index, int gpu, const std::string& adopt_run_dir = {},
+    // False when the job could not start (counted failed, jobFailed emitted).
+    bool startJob(std::size_t index, int gpu, const std::string& adopt_run_dir = {},
                   const std::string& adopt_job_id = {});
     void jobDone(std::size_t index);
     JobManifest manifestFor(std::size_t index, const Running& r) const;

@@ -1,5 +1,6 @@
 #include <jb/library/Library.h>
 
+#include <jb/record/AtomicWrite.h>
 #include <jb/record/RecordJson.h>
 #include <jb/record/RecordLoad.h>
 
@@ -77,6 +78,20 @@ std::string rebuildHint(const LibraryLocation& loc)
                                                    : std::string(")"));
 }
 
+// Where writing a SQLite library fails for its folder's sake (read-only, another user's), the
+// folder is named: SQLite makes its journal file beside the library, so the file itself may be
+// writable and still take no change. Empty where the folder takes files (or for PostgreSQL).
+std::string folderNote(const LibraryLocation& loc)
+{
+    if (loc.kind != LibraryLocation::Kind::SQLite)
+        return {};
+    const std::string folder = parentFolder(loc.file);
+    if (Status st = checkFolderTakesFiles(folder); !st)
+        return " (the folder " + folder + " takes no new file: " + st.error().substr(st.error().rfind(": ") + 2) +
+            "; SQLite writes a journal file beside the library)";
+    return {};
+}
+
 // ---- schema: one step per version; step v makes version v from version v-1.
 
 std::vector<std::string> schemaStep(int to, bool pg)
@@ -109,6 +124,17 @@ std::vector<std::string> schemaStep(int to, bool pg)
             "CREATE INDEX jb_meta_kv ON jb_meta (meta_key, meta_value)",
         };
     return {};
+}
+
+// jb_records.missing: 0 the file is there, 1 it was gone, 2 it was there but unreadable.
+constexpr int kMissingUnreadable = 2;
+
+// A record file missing from a folder this machine sees. A library may hold paths of other
+// machines (a shared database, a copied file): where the folder is not here, nothing is judged.
+bool fileGoneHere(const std::string& path)
+{
+    const QFileInfo f(q(path));
+    return !f.exists() && f.absoluteDir().exists();
 }
 
 Status run(QSqlQuery& query, const char* what)
@@ -295,7 +321,7 @@ Status Library::connect()
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=60000"));
     }
     if (!db.open())
-        return Error{"cannot open library " + loc_.display + ": " + sqlError(db.lastError())};
+        return Error{"cannot open library " + loc_.display + ": " + sqlError(db.lastError()) + folderNote(loc_)};
     return Ok{};
 }
 
@@ -354,10 +380,12 @@ Status Library::prepareSchema()
             const QStringList others = db.tables();
             // jb_schema among them: another process made the library since the look above (two
             // first adds at once); the transaction below reads its version under the lock.
+            // Another program's database: not JouleBench's to rebuild (that would move it aside).
             if (!others.isEmpty() && !others.contains(QStringLiteral("jb_schema")))
                 return Error{"library " + loc_.display + " is a SQLite database but not a JouleBench library (it has " +
-                             "tables " + s(others.join(QStringLiteral(", "))) + " and no jb_schema)" +
-                             rebuildHint(loc_)};
+                             "tables " + s(others.join(QStringLiteral(", "))) + " and no jb_schema): it may be " +
+                             "another program's; give JouleBench a library file of its own (--library FILE or " +
+                             "JOULEBENCH_LIBRARY), and leave this one as it is"};
         }
         found_version_ = 0;
     } else {
@@ -434,11 +462,14 @@ Status Library::prepareSchema()
     return Ok{};
 }
 
-Result<std::unique_ptr<Library>> Library::open(const std::string& spec)
+Result<std::unique_ptr<Library>> Library::open(const std::string& spec, bool create)
 {
     auto loc = parseLibraryLocation(spec);
     if (!loc)
         return Error{loc.error()};
+    if (!create && loc->kind == LibraryLocation::Kind::SQLite && !QFileInfo::exists(q(loc->file)))
+        return Error{"library " + loc->display + " does not exist (a misspelt path?); 'library add' makes one, "
+                     "or pass --create to start an empty one"};
     std::unique_ptr<Library> lib(new Library);
     lib->loc_ = *loc;
     if (Status st = lib->connect(); !st)
@@ -546,7 +577,7 @@ Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
     AddResult res;
     auto fail = [&](const std::string& what) -> Result<AddResult> {
         rollback();
-        return Error{"library " + loc_.display + ": " + what};
+        return Error{"library " + loc_.display + ": " + what + folderNote(loc_)};
     };
     QSqlQuery find(db);
     find.prepare(QStringLiteral("SELECT id, sha256, missing FROM jb_records WHERE path = ?"));
@@ -835,6 +866,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
             if (c.size_bytes >= 0)
                 e.size_bytes = query.value(c.size_bytes).toLongLong();
             e.missing = integer(c.missing) != 0;
+            e.unreadable = integer(c.missing) == kMissingUnreadable;
             e.label = optText(query.value(c.label));
             if (c.meta >= 0) {  // JSON columns: parsed only where asked for (not for the table)
                 e.meta = ojson::parse(text(c.meta), nullptr, false);
@@ -890,6 +922,16 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
         out.back().figures.push_back(std::move(f));
     }
     query.finish();
+    // A file gone since the last refresh is gone now: its row says so, and is left out as the
+    // rows a refresh marked are (where its folder is here: see fileGoneHere).
+    for (LibraryEntry& e : out)
+        if (!e.missing && fileGoneHere(e.path))
+            e.missing = e.gone_now = true;
+    if (!lq.include_missing)
+        std::erase_if(out, [](const LibraryEntry& e) { return e.missing; });
+    at.clear();
+    for (std::size_t i = 0; i < out.size(); ++i)
+        at[out[i].id] = i;
     if (out.empty())
         return out;
     if (rounds) {
@@ -931,7 +973,7 @@ Result<RefreshReport> Library::refresh()
     RefreshReport rep;
     for (const LibraryEntry& e : *entries) {
         if (!QFileInfo::exists(q(e.path))) {
-            if (!e.missing) {
+            if (!e.missing || e.gone_now || e.unreadable) {  // not marked gone yet
                 if (Status st = exec("UPDATE jb_records SET missing = 1 WHERE id = " + std::to_string(e.id)); !st)
                     return Error{"library " + loc_.display + ": " + st.error()};
                 rep.notes.push_back("missing: " + e.path);
@@ -944,7 +986,13 @@ Result<RefreshReport> Library::refresh()
             : added->result              ? Result<AddResult>(*added->result)
                                          : Result<AddResult>(Error{e.path + ": now a comparison record, not an entry"});
         if (!r) {
-            rep.notes.push_back("unreadable now: " + r.error());
+            // Its row stays (the file may be mended) but says so, and is left out like a gone one.
+            if (!e.unreadable)
+                if (Status st = exec("UPDATE jb_records SET missing = " + std::to_string(kMissingUnreadable) +
+                                     " WHERE id = " + std::to_string(e.id));
+                    !st)
+                    return Error{"library " + loc_.display + ": " + st.error()};
+            rep.notes.push_back("unreadable now (left out of list and check until it reads again): " + r.error());
             ++rep.missing;
             continue;
         }

@@ -70,7 +70,9 @@ public:
     static constexpr int kSchemaVersion = 2;
 
     // Opens (creating an empty SQLite file and its folder where there is none) and migrates.
-    static Result<std::unique_ptr<Library>> open(const std::string& spec);
+    // With create false, a SQLite file that is not there is an error naming it (a misspelt
+    // path read from must not become a new, empty library); PostgreSQL databases are not made.
+    static Result<std::unique_ptr<Library>> open(const std::string& spec, bool create = true);
     // For the migration tests: creates a fresh library at an earlier schema version.
     static Status createAtVersion(const std::string& spec, int version);
     ~Library();

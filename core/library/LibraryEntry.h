@@ -29,7 +29,11 @@ struct LibraryEntry {
     std::string path;     // absolute
     std::string sha256;
     std::int64_t size_bytes = 0;
-    bool missing = false;  // the file was gone at the last refresh
+    // The file was gone or unreadable at the last refresh, or is gone now (list() looks): left out
+    // of list, export, trend and check unless asked for; `unreadable` says which.
+    bool missing = false;
+    bool unreadable = false;  // the file is there but is no record any more (refresh)
+    bool gone_now = false;    // missing since the last refresh: list() found the file gone
 
     std::optional<std::string> label;
     ojson meta = ojson::object();

@@ -77,17 +77,33 @@ Status addQueryTerm(LibraryQuery& q, const std::string& term)
 Result<LibraryQuery> parseQuery(const std::string& terms)
 {
     LibraryQuery q;
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
     std::size_t at = 0;
     while (at < terms.size()) {
-        const auto start = terms.find_first_not_of(" \t\n", at);
-        if (start == std::string::npos)
-            break;
-        auto end = terms.find_first_of(" \t\n", start);
-        if (end == std::string::npos)
-            end = terms.size();
-        if (Status st = addQueryTerm(q, terms.substr(start, end - start)); !st)
+        if (space(terms[at])) {
+            ++at;
+            continue;
+        }
+        // One term: up to the next space outside quotes; a quoted part ("..." or '...') keeps
+        // its spaces and loses its quotes, so label="nightly run" is one term.
+        std::string term;
+        const std::size_t start = at;
+        while (at < terms.size() && !space(terms[at])) {
+            const char c = terms[at];
+            if (c != '"' && c != '\'') {
+                term += c;
+                ++at;
+                continue;
+            }
+            const auto close = terms.find(c, at + 1);
+            if (close == std::string::npos)
+                return Error{"query term '" + terms.substr(start) + "': the quote " + std::string(1, c) +
+                             " is not closed"};
+            term += terms.substr(at + 1, close - at - 1);
+            at = close + 1;
+        }
+        if (Status st = addQueryTerm(q, term); !st)
             return Error{st.error()};
-        at = end;
     }
     return q;
 }

@@ -26,7 +26,8 @@ struct LibraryQuery {
 
 // Adds one term ("label=gate", "meta.q=3") to q; the error names the term.
 Status addQueryTerm(LibraryQuery& q, const std::string& term);
-// Terms separated by spaces ("label=gate meta.q=3"), each as addQueryTerm.
+// Terms separated by spaces ("label=gate meta.q=3"), each as addQueryTerm; a value with spaces
+// is quoted (label="nightly run" or label='nightly run').
 Result<LibraryQuery> parseQuery(const std::string& terms);
 
 // "2026-12-01" or an ISO 8601 date-time (Z or an offset; none: UTC) as Unix ms. end_of_day:

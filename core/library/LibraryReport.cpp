@@ -80,25 +80,45 @@ MedianInterval medianInterval(const std::vector<double>& values, int resamples, 
 }
 
 GateResult energyGate(const Record& record, const std::vector<LibraryEntry>& baseline, const std::string& counter,
-                      double max_increase_pct, int resamples, std::uint64_t seed)
+                      double max_increase_pct, int resamples, std::uint64_t seed, const std::string& record_sha256)
 {
     GateResult g;
     g.max_increase_pct = max_increase_pct;
     std::vector<RoundJ> pooled;
     for (const LibraryEntry& e : baseline)
         if (const CounterFigures* f = e.figuresOf(counter); f && !f->rounds.empty()) {
+            if (e.missing) {
+                g.left_out.push_back(e.path);
+                continue;
+            }
+            if (!record_sha256.empty() && e.sha256 == record_sha256) {
+                ++g.copies;
+                continue;
+            }
             ++g.baseline_records;
             pooled.insert(pooled.end(), f->rounds.begin(), f->rounds.end());
         }
     g.comparison = compareRoundSets(jPerDecode(record, counter), pooled, counter, resamples, seed);
     g.comparison.summary_a = summaryOf(record, counter);
     const Comparison& c = g.comparison;
+    std::string leftOut = g.left_out.empty()
+        ? std::string()
+        : "; " + std::to_string(g.left_out.size()) + " record(s) of the query left out, their file gone or unreadable "
+              "('library list --include-missing' shows them)";
+    if (g.copies > 0)
+        leftOut += "; " + std::to_string(g.copies) + " record(s) of the query left out as the checked record's own "
+            "bytes (itself or a copy)";
     if (g.baseline_records == 0) {
-        g.reason = "no baseline: no record of the query has rounds on counter '" + counter + "'; nothing to gate on";
+        g.reason = (g.copies > 0 && g.left_out.empty()
+                        ? "no baseline: every record of the query with rounds on counter '" + counter +
+                            "' is the checked record itself or a byte-identical copy; nothing to gate on"
+                        : "no baseline: no record of the query has rounds on counter '" + counter +
+                            "'; nothing to gate on") +
+            leftOut;
         return g;
     }
     if (!c.ratio) {
-        g.reason = "no comparison: " + c.problem;
+        g.reason = "no comparison: " + c.problem + leftOut;
         return g;
     }
     g.compared = true;
@@ -120,7 +140,7 @@ GateResult energyGate(const Record& record, const std::vector<LibraryEntry>& bas
         std::snprintf(buf, sizeof buf, "ok: ratio %s but no interval (%s), so no significant increase",
                       pct(*c.ratio).c_str(), c.problem.c_str());
     }
-    g.reason = buf;
+    g.reason = buf + leftOut;
     return g;
 }
 
@@ -128,6 +148,8 @@ ojson gateToJson(const GateResult& g)
 {
     ojson o = comparisonToJson(g.comparison);
     o["baseline_records"] = g.baseline_records;
+    o["left_out"] = g.left_out;
+    o["copies"] = g.copies;
     o["max_increase_pct"] = g.max_increase_pct;
     o["compared"] = g.compared;
     o["regression"] = g.regression;
@@ -259,7 +281,7 @@ std::string libraryTable(const std::vector<LibraryEntry>& entries)
             when = when.substr(0, 16);
         auto row = [&](const CounterFigures* f) {
             std::vector<std::string> r{std::to_string(e.id), when, e.label.value_or("-"), e.host,
-                                       f ? f->counter : "-", e.missing ? "missing" : e.status};
+                                       f ? f->counter : "-", e.unreadable ? "unreadable" : e.missing ? "missing" : e.status};
             if (f) {
                 const CounterSummary& s = f->summary;
                 r.push_back(std::to_string(s.clean) + "/" + std::to_string(s.relative_only) + "/" +
@@ -306,6 +328,8 @@ ojson entriesToJson(const std::vector<LibraryEntry>& entries)
         o["sha256"] = e.sha256;
         o["size_bytes"] = e.size_bytes;
         o["missing"] = e.missing;
+        if (e.unreadable)
+            o["unreadable"] = true;
         o["label"] = e.label ? ojson(*e.label) : ojson(nullptr);
         o["meta"] = e.meta;
         o["host"] = e.host;

@@ -28,12 +28,20 @@ struct GateResult {
     bool compared = false;    // false: no baseline rounds (passes, with the reason)
     Comparison comparison;    // A: the record, B: the baseline rounds pooled
     int baseline_records = 0;
+    // Entries of the query left out: their file is gone or unreadable (the library's rows say
+    // so), so their rounds are not what the files hold now; the reason names how many.
+    std::vector<std::string> left_out;
+    int copies = 0;  // entries with the record's own bytes (itself, or copies of it), left out
     double max_increase_pct = 0;
     std::string reason;  // one line saying why it passes or fails
 };
-// counter: a whole-device counter of the record. baseline: entries with rounds loaded.
+// counter: a whole-device counter of the record. baseline: entries with rounds loaded; those
+// marked missing (gone or unreadable) are left out and counted in left_out, and so are those
+// with the bytes of the record itself (record_sha256: the record or a copy of it, counted in
+// copies; no baseline of its own).
 GateResult energyGate(const Record& record, const std::vector<LibraryEntry>& baseline, const std::string& counter,
-                      double max_increase_pct, int resamples = 10000, std::uint64_t seed = 1);
+                      double max_increase_pct, int resamples = 10000, std::uint64_t seed = 1,
+                      const std::string& record_sha256 = {});
 ojson gateToJson(const GateResult& g);
 
 struct TrendPoint {

@@ -43,6 +43,20 @@ std::string parentFolder(const std::string& path)
     return path.substr(0, slash);
 }
 
+Status checkFolderTakesFiles(const std::string& folder)
+{
+    const std::string dir = folder.empty() ? std::string(".") : folder;
+    std::string name = dir + "/.joulebench-probe-XXXXXX";
+    std::vector<char> tmpl(name.begin(), name.end());
+    tmpl.push_back('\0');
+    const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    if (fd < 0)
+        return Error{"cannot create files in " + dir + ": " + std::strerror(errno)};
+    ::close(fd);
+    ::unlink(tmpl.data());
+    return Ok{};
+}
+
 Status writeFileAtomic(const std::string& path, std::string_view bytes)
 {
     if (path.empty())

@@ -15,6 +15,12 @@ namespace jb {
 // A new file gets mode 0644 minus the umask; a replaced file keeps its mode.
 Status writeFileAtomic(const std::string& path, std::string_view bytes);
 
+// Whether new files can be made in `folder`, found by making one (a hidden probe file, removed
+// at once): permissions, a read-only mount, a missing folder or a path through a regular file
+// all show, as root too. The error names the folder and the system's reason ("cannot create
+// files in /x/out: Permission denied").
+Status checkFolderTakesFiles(const std::string& folder);
+
 // The folder a path names a file in: "." for a bare name, "/" for a file at the root.
 std::string parentFolder(const std::string& path);
 

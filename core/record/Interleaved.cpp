@@ -216,14 +216,21 @@ std::vector<Row> rows(const ojson& c)
 
 namespace {
 
-// The blocks the comparison paired (the most any child shares with the baseline; fewer than
-// planned when the run ended early).
+// The blocks the comparison paired (the most any child shares with the baseline, energy or
+// time: a side without figures, e.g. no marginal energy, pairs none; fewer than planned when
+// the run ended early).
 int pairedBlocks(const ojson& c)
 {
     int n = 0;
     for (const ojson& p : c.at("pairs"))
-        n = std::max(n, p.at("energy").at("blocks").get<int>());
+        for (const char* side : {"energy", "time"})
+            n = std::max(n, p.at(side).at("blocks").get<int>());
     return n;
+}
+
+std::string blocksText(int n)
+{
+    return std::to_string(n) + (n == 1 ? " block" : " blocks");
 }
 
 }  // namespace
@@ -236,8 +243,8 @@ std::string comparisonMarkdown(const ojson& c)
         s += "| " + r.name + " | " + r.j + " | " + r.e_ratio + " | " + r.e_ci + " | " + r.e_p + " | " + r.s + " | " +
              r.t_ratio + " | " + r.t_ci + " | " + r.t_p + " |\n";
     s += "\nBaseline: " + c.at("baseline").get<std::string>() + "; counter " + c.at("counter").get<std::string>() +
-         "; paired over " + std::to_string(pairedBlocks(c)) +
-         " blocks (Wilcoxon signed-rank; * p < 0.05; intervals: block bootstrap, " +
+         "; paired over " + blocksText(pairedBlocks(c)) +
+         " (Wilcoxon signed-rank; * p < 0.05; intervals: block bootstrap, " +
          std::to_string(c.at("resamples").get<int>()) + " resamples).\n";
     // Why a figure is missing, and a run too short for any p below 0.05.
     int fewest = -1;
@@ -258,7 +265,7 @@ std::string comparisonMarkdown(const ojson& c)
                  std::to_string(child["dropped"].value("block", 0)) + " (--keep-going): " +
                  child["dropped"].value("reason", std::string()) + "; its pairs hold the blocks before.\n";
     if (fewest > 0 && fewest < 6)
-        s += "With " + std::to_string(fewest) + " paired blocks the smallest p the signed-rank test can give is " +
+        s += "With " + std::to_string(fewest) + (fewest == 1 ? " paired block" : " paired blocks") + " the smallest p the signed-rank test can give is " +
              pText(ojson(2.0 / std::pow(2.0, fewest))) + ": run at least 6 blocks for p < 0.05.\n";
     return s;
 }

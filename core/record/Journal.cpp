@@ -6,9 +6,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace jb {
@@ -33,14 +37,34 @@ std::string inLine(const std::string& parseError)
     return parseError.substr(0, at) + "at column " + parseError.substr(at + one.size());
 }
 
+// The journals of this process's live Journal objects (device, inode): the only files
+// removeOwnJournal removes. A live Journal holds its file open, so its inode cannot be reused by
+// another file while it is listed here.
+struct CreatedJournals {
+    std::mutex mutex;
+    std::set<std::pair<dev_t, ino_t>> files;
+};
+
+CreatedJournals& createdJournals()
+{
+    static CreatedJournals c;
+    return c;
+}
+
 }  // namespace
 
 Journal::Journal(std::string path, int fd, long long size) : path_(std::move(path)), fd_(fd), size_(size) {}
 
 Journal::~Journal()
 {
-    if (fd_ >= 0)
-        ::close(fd_);
+    if (fd_ < 0)
+        return;
+    if (struct stat st {}; ::fstat(fd_, &st) == 0) {
+        CreatedJournals& c = createdJournals();
+        const std::lock_guard<std::mutex> lock(c.mutex);
+        c.files.erase({st.st_dev, st.st_ino});
+    }
+    ::close(fd_);
 }
 
 Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const Record& header)
@@ -73,6 +97,12 @@ Result<std::unique_ptr<Journal>> Journal::create(const std::string& path, const 
         j.reset();
         ::unlink(path.c_str());
         return Error{st.error()};
+    }
+    // Registered once whole: the only journals removeOwnJournal may remove later.
+    if (struct stat st {}; ::fstat(fd, &st) == 0) {
+        CreatedJournals& c = createdJournals();
+        const std::lock_guard<std::mutex> lock(c.mutex);
+        c.files.insert({st.st_dev, st.st_ino});
     }
     // The new name lives in the folder: sync it so the file itself survives a power cut.
     const int dfd = ::open(parentFolder(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -113,15 +143,28 @@ Status Journal::writeLine(const std::string& text)
 
 Status Journal::appendRound(const Round& round, const SamplesBySpec& samples_since_last)
 {
+    const int index = next_index_++;
+    // The intervals of lines that were lost come first: each interval is written once, in order.
+    SamplesBySpec samples = std::move(unwritten_);
+    unwritten_.clear();
+    for (const auto& [spec, iv] : samples_since_last) {
+        auto it = std::find_if(samples.begin(), samples.end(), [&want = spec](const auto& p) { return p.first == want; });
+        if (it == samples.end())
+            samples.emplace_back(spec, iv);
+        else
+            it->second.insert(it->second.end(), iv.begin(), iv.end());
+    }
     ojson line = ojson::object();
-    line["index"] = rounds_;
+    line["index"] = index;
     line["round"] = roundToJson(round);
     ojson s = ojson::object();
-    for (const auto& [spec, iv] : samples_since_last)
+    for (const auto& [spec, iv] : samples)
         s[spec] = intervalsToJson(iv);
     line["samples"] = std::move(s);
-    if (Status st = writeLine(dumpJson(line, -1)); !st)
+    if (Status st = writeLine(dumpJson(line, -1)); !st) {
+        unwritten_ = std::move(samples);
         return st;
+    }
     ++rounds_;
     return Ok{};
 }
@@ -134,6 +177,22 @@ bool journalInUse(const std::string& path)
     const bool locked = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     ::close(fd);
     return locked;
+}
+
+bool removeOwnJournal(const std::string& path)
+{
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    CreatedJournals& c = createdJournals();
+    const std::lock_guard<std::mutex> lock(c.mutex);
+    const auto it = c.files.find({st.st_dev, st.st_ino});
+    if (it == c.files.end())
+        return false;
+    if (::unlink(path.c_str()) != 0)
+        return false;
+    c.files.erase(it);
+    return true;
 }
 
 Result<Record> recoverJournal(const std::string& path)
@@ -162,6 +221,12 @@ Result<Record> recoverJournal(const std::string& path)
         if (lines[0].starts_with("{\"journal\":\"joulebench\""))
             return Error{
                 lineError(path, 1, "the journal's header is incomplete (the run stopped while writing it)")};
+        // A whole JSON document (a record, written indented) is no journal: say what it is.
+        if (Result<ojson> whole = parseJsonText(*text); whole && whole->is_object())
+            return Error{path + ": not a JouleBench journal but " +
+                         (whole->contains("rounds") ? std::string("a record: it needs no recovering ('joulebench-cli "
+                                                                  "verify' and 'summary' read it)")
+                                                    : std::string("a JSON document of another kind"))};
         return Error{lineError(path, 1, "not a JouleBench journal: " + inLine(head.error()))};
     }
     if (!head->is_object() || head->value("journal", ojson()) != kMagic)
@@ -182,6 +247,8 @@ Result<Record> recoverJournal(const std::string& path)
     r.samples.clear();
     r.loaded_summary.reset();
 
+    std::int64_t next_index = 0;
+    std::vector<std::int64_t> lost;  // rounds whose lines the run could not write
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const std::size_t lineNo = i + 1;
         const bool last = i + 1 == lines.size();
@@ -200,11 +267,14 @@ Result<Record> recoverJournal(const std::string& path)
         const ojson& o = *j;
         if (!o.is_object() || !o.contains("round"))
             return Error{lineError(path, lineNo, "not a round line (no \"round\" key)")};
+        // Indices rise by one; a gap is a round whose line the run could not write.
         const ojson idx = o.value("index", ojson());
-        if (!idx.is_number_integer() || idx.get<std::int64_t>() != std::int64_t(r.rounds.size()))
+        if (!idx.is_number_integer() || idx.get<std::int64_t>() < next_index)
             return Error{lineError(path, lineNo,
-                                   "$.index: expected " + std::to_string(r.rounds.size()) + ", found " +
+                                   "$.index: expected " + std::to_string(next_index) + " or more, found " +
                                        dumpJson(idx, -1) + " (rounds out of order or repeated)")};
+        for (std::int64_t k = next_index; k < idx.get<std::int64_t>(); ++k)
+            lost.push_back(k);
         Result<Round> round = roundFromJson(o["round"], r.counters, "$.round");
         if (!round)
             return Error{lineError(path, lineNo, round.error())};
@@ -232,9 +302,17 @@ Result<Record> recoverJournal(const std::string& path)
             }
         }
         r.rounds.push_back(std::move(*round));
+        next_index = idx.get<std::int64_t>() + 1;
     }
     r.status = "aborted";
     r.error = "recovered from journal " + path + ": the run did not finish";
+    if (!lost.empty()) {
+        std::string which;
+        for (std::size_t k = 0; k < lost.size(); ++k)
+            which += (k == 0 ? "" : k + 1 == lost.size() ? " and " : ", ") + std::to_string(lost[k] + 1);
+        *r.error += "; round" + std::string(lost.size() == 1 ? " " : "s ") + which + (lost.size() == 1 ? " was" : " were") +
+            " not journaled (the write failed)";
+    }
     return r;
 }
 

@@ -37,7 +37,9 @@ public:
 
     // One line: the round and the intervals since the last call. Durable when it returns Ok.
     // After a failed write the file is cut back to its last whole line, so later rounds can
-    // still be appended and recovered.
+    // still be appended and recovered: each call is the run's next round (its "index" counts
+    // every call, so a round whose line was lost leaves a gap and the rounds after it keep
+    // their own indices), and the intervals of a lost line go with the next line written.
     Status appendRound(const Round& round, const SamplesBySpec& samples_since_last);
 
     const std::string& path() const { return path_; }
@@ -50,16 +52,25 @@ private:
     std::string path_;
     int fd_ = -1;
     long long size_ = 0;  // bytes of whole lines written
-    int rounds_ = 0;
+    int rounds_ = 0;      // lines written
+    int next_index_ = 0;  // rounds offered (written or lost)
+    SamplesBySpec unwritten_;  // intervals of lines that could not be written
 };
 
 // The record as far as the journal goes: the header's record with every complete round and
 // all journaled samples, status "aborted", error "recovered from journal <path>: the run did
-// not finish". Errors name the path and line (a foreign file, a broken header, a broken line
+// not finish" (and which rounds' lines the run could not write: "; round 2 was not journaled"). Errors name the path and line (a foreign file, a broken header, a broken line
 // that is not the last one, samples that go back in time).
 Result<Record> recoverJournal(const std::string& path);
 
 // True while a live run holds the journal (an exclusive advisory lock taken by create()).
 bool journalInUse(const std::string& path);
+
+// Removes the journal at `path` once its record is safe, but only the file of a Journal of this
+// process that is still alive (the same file: device and inode, not just the name; call it
+// before the Journal is destroyed). A file the run did not create (a journal of an earlier,
+// killed run; any file given as --journal) is never removed: false then, and the file is left
+// as it is. True when the file was removed.
+bool removeOwnJournal(const std::string& path);
 
 }  // namespace jb

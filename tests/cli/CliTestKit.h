@@ -7,6 +7,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
+#include <grp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace jbclitest {
 
 inline QString bin(const char* name)
@@ -38,6 +45,56 @@ inline Run cli(const QStringList& args, int timeout_ms = 120000)
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+// A run of joulebench-cli under conditions a user meets: standard output into a file (/dev/full),
+// a working folder, and a setup done in the child before exec (a file-size limit, another user).
+struct CliSetup {
+    QString stdout_file;
+    QString workdir;
+    std::function<void()> in_child;  // async-signal-safe calls only (after fork, before exec)
+};
+
+inline Run cli(const QStringList& args, const CliSetup& setup, int timeout_ms = 120000)
+{
+    QProcess p;
+    if (!setup.stdout_file.isEmpty())
+        p.setStandardOutputFile(setup.stdout_file);
+    if (!setup.workdir.isEmpty())
+        p.setWorkingDirectory(setup.workdir);
+    if (setup.in_child)
+        p.setChildProcessModifier(setup.in_child);
+    p.start(bin("joulebench-cli"), args);
+    Run r;
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// In the child: files grow to at most `bytes` (a full disk as writes see it: EFBIG, no signal).
+inline std::function<void()> fileSizeLimit(rlim_t bytes)
+{
+    return [bytes] {
+        ::signal(SIGXFSZ, SIG_IGN);
+        rlimit r{bytes, bytes};
+        ::setrlimit(RLIMIT_FSIZE, &r);
+    };
+}
+
+// In the child: an ordinary user (nobody) where the test runs as root, who ignores permissions.
+inline void asOrdinaryUser()
+{
+    if (::geteuid() != 0)
+        return;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
+        ::_exit(126);
 }
 
 class FakeZone {

@@ -212,6 +212,87 @@ private slots:
                  s("label=synthetic"), s("--library"), lib});
         QVERIFY2(r.code == 0 && r.out.contains("no baseline"), QByteArray(r.out + r.err).constData());  // itself excluded
     }
+
+    // Items 6, 7 and 10 of issue 30: a library path that is not there is an error where it is
+    // only read (a misspelt gate never passes on an empty library); rows say when their file is
+    // gone or unreadable, and the gate leaves them out and says so; --against takes a quoted
+    // label with a space. Item 4: an export that standard output loses fails.
+    void rowsSayWhenTheirFileIsGoneOrUnreadable()
+    {
+        QTemporaryDir dir;
+        const QString lib = dir.path() + s("/library.sqlite");
+        const QString misspelt = dir.path() + s("/libary.sqlite");
+        auto record = [&](const char* name, int seed) {
+            QFile in(s(JB_FIXTURES "/records/joulebench-rapl.json"));
+            if (!in.open(QIODevice::ReadOnly))
+                return QString();
+            nlohmann::ordered_json j = nlohmann::ordered_json::parse(in.readAll().toStdString());
+            j["label"] = "nightly run";
+            j["meta"] = {{"seed", seed}};
+            const QString path = dir.path() + s("/") + s(name);
+            QFile out(path);
+            const std::string text = j.dump(1);
+            if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), qint64(text.size())) != qint64(text.size()))
+                return QString();
+            return path;
+        };
+        const QString a = record("a.json", 1), b = record("b.json", 2), c = record("c.json", 3);
+        QVERIFY(!a.isEmpty() && !b.isEmpty() && !c.isEmpty());
+        const QString against = s("label='nightly run'");
+
+        Run r = cli({s("library"), s("list"), s("--library"), misspelt});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("libary.sqlite does not exist"), r.err.constData());
+        r = cli({s("library"), s("check"), c, s("--against"), against, s("--library"), misspelt});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("does not exist"), r.err.constData());
+        QVERIFY(!QFile::exists(misspelt));
+        r = cli({s("library"), s("list"), s("--create"), s("--library"), misspelt});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFile::exists(misspelt));
+
+        r = cli({s("library"), s("add"), a, b, s("--library"), lib});
+        QVERIFY2(r.code == 0 && r.out.contains("2 added"), QByteArray(r.out + r.err).constData());
+        r = cli({s("library"), s("check"), c, s("--against"), against, s("--library"), lib});
+        QVERIFY2(r.code == 0 && r.out.contains("of 2 baseline record(s)") && !r.out.contains("left out"),
+                 QByteArray(r.out + r.err).constData());
+
+        // Gone before any refresh: left out of list and of the gate, which says so.
+        QVERIFY(QFile::remove(b));
+        r = cli({s("library"), s("list"), s("--json"), s("--library"), lib});
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString()).size(), std::size_t(1));
+        r = cli({s("library"), s("list"), s("--json"), s("--include-missing"), s("--library"), lib});
+        nlohmann::json rows = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[1]["missing"].get<bool>(), true);
+        r = cli({s("library"), s("check"), c, s("--against"), against, s("--library"), lib});
+        QVERIFY2(r.code == 0 && r.out.contains("of 1 baseline record(s)") &&
+                     r.out.contains("1 record(s) of the query left out, their file gone or unreadable"),
+                 QByteArray(r.out + r.err).constData());
+
+        // Unreadable: refresh says so and the row says so; the gate has no baseline left.
+        {
+            QFile f(a);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("{\"not\": \"a record\"}\n");
+        }
+        r = cli({s("library"), s("refresh"), s("--library"), lib});
+        QVERIFY2(r.out.contains("unreadable now"), QByteArray(r.out + r.err).constData());
+        r = cli({s("library"), s("list"), s("--json"), s("--library"), lib});
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString()).size(), std::size_t(0));
+        r = cli({s("library"), s("list"), s("--json"), s("--include-missing"), s("--library"), lib});
+        rows = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows[0].value("unreadable", false), true);
+        r = cli({s("library"), s("check"), c, s("--against"), against, s("--library"), lib});
+        QVERIFY2(r.code == 0 && r.out.contains("no baseline") && r.out.contains("2 record(s) of the query left out"),
+                 QByteArray(r.out + r.err).constData());
+
+        r = cli({s("library"), s("export"), s("--format"), s("csv"), s("--include-missing"), s("--library"), lib},
+                CliSetup{s("/dev/full"), {}, {}});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("cannot write to standard output: "), r.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliLibrary)

@@ -151,16 +151,108 @@ private slots:
         QVERIFY(rec["rounds"].size() >= 2);
     }
 
-    void unwritableOutStillPrintsTheRecord()
+    // A folder that takes no file is refused before the first round (nothing was run, so
+    // nothing is lost); a record that cannot be written later still goes to stdout.
+    void unwritableOutIsRefusedBeforeTheRun()
     {
         const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
                            QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
                            QStringLiteral("sim"), QStringLiteral("--out"), QStringLiteral("/proc/joulebench-r.json"),
                            QStringLiteral("--journal"), QString(), QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("--out /proc/joulebench-r.json: cannot create files in /proc")),
+                 r.err.constData());
+        QVERIFY(QString::fromUtf8(r.err).contains(QStringLiteral("nothing was run")));
+        QVERIFY(!QString::fromUtf8(r.err).contains(QStringLiteral("round 1/1")));
+    }
+
+    void recordThatCannotBeWrittenGoesToStdout()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("r.json"));
+        // The record (tens of kB) outgrows the limit; the folder's probe file is empty.
+        const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                           QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                           QStringLiteral("sim"), QStringLiteral("--samples"), QStringLiteral("--out"), out,
+                           QStringLiteral("--journal"), QString(), QStringLiteral("--no-library"), QStringLiteral("--"),
+                           testBin("fakechild"), QStringLiteral("serve")},
+                          CliSetup{{}, {}, fileSizeLimit(2000)});
         QCOMPARE(r.code, 1);
-        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("/proc/joulebench-r.json")), r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("could not write the record: cannot write ") + out),
+                 r.err.constData());
         const auto rec = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(rec["rounds"].size(), std::size_t(1));
+    }
+
+    // Item 1 of issue 30: a journal that is there is not the run's: the run is refused and the
+    // file is left as it was (it was deleted at the end of the run).
+    void existingJournalIsRefusedAndKept()
+    {
+        QTemporaryDir dir;
+        const QString journal = dir.filePath(QStringLiteral("n.txt"));
+        QFile f(journal);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("keep\n");
+        f.close();
+        const QString out = dir.filePath(QStringLiteral("x.json"));
+        const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                           QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                           QStringLiteral("sim"), QStringLiteral("--out"), out, QStringLiteral("--journal"), journal,
+                           QStringLiteral("--no-library"), QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("the journal %1 exists").arg(journal)), r.err.constData());
+        QVERIFY(QString::fromUtf8(r.err).contains(QStringLiteral("'joulebench-cli recover %1'").arg(journal)));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("keep\n"));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    // Item 4 of issue 30: standard output that loses the record (/dev/full) fails the run, and
+    // the record is kept in a file the message names.
+    void recordLostOnStdoutIsKeptInAFile()
+    {
+        QTemporaryDir dir;
+        const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                           QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                           QStringLiteral("sim"), QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve")},
+                          CliSetup{QStringLiteral("/dev/full"), dir.path(), {}});
+        QCOMPARE(r.code, 1);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(QStringLiteral("cannot write the record to standard output: ")), r.err.constData());
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("it was written to (\\S+\\.json)")).match(err);
+        QVERIFY2(m.hasMatch(), r.err.constData());
+        QVERIFY(m.captured(1).startsWith(dir.path()));
+        QFile kept(m.captured(1));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        const auto rec = nlohmann::json::parse(kept.readAll().toStdString());
+        QCOMPARE(rec["rounds"].size(), std::size_t(1));
+    }
+
+    // Item 3 of issue 30: several children whose --out-dir takes no file (an ordinary user, a
+    // folder of root's) are refused before the first round.
+    void unwritableOutDirIsRefusedBeforeTheFirstRound()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                                      QFileDevice::ReadOther | QFileDevice::ExeOther |
+                                                      QFileDevice::ReadGroup | QFileDevice::ExeGroup));
+        const QString outDir = dir.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir().mkpath(outDir));
+        QVERIFY(QFile::setPermissions(outDir, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                                  QFileDevice::ExeOther | QFileDevice::ReadGroup | QFileDevice::ExeGroup));
+        const Run r = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                           QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                           QStringLiteral("sim"), QStringLiteral("--out-dir"), outDir, QStringLiteral("--no-library"),
+                           QStringLiteral("--name"), QStringLiteral("a"), QStringLiteral("--name"), QStringLiteral("b"),
+                           QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve"), QStringLiteral(":::"),
+                           testBin("fakechild"), QStringLiteral("serve")},
+                          CliSetup{{}, {}, asOrdinaryUser});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("--out-dir: cannot create files in %1: Permission denied").arg(outDir)),
+                 r.err.constData());
+        QVERIFY(!QString::fromUtf8(r.err).contains(QStringLiteral("round")));
+        QVERIFY(QDir(outDir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
     }
 
     void sigkillThenRecoverKeepsFinishedRounds()
@@ -182,6 +274,22 @@ private slots:
         QVERIFY(!QFile::exists(out));
         const QString journal = out + QStringLiteral(".journal");
         QVERIFY(QFile::exists(journal));
+        // Item 1 of issue 30: the same measure again is refused and leaves the journal to recover.
+        QFile jf(journal);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const QByteArray before = jf.readAll();
+        jf.close();
+        const Run again = cli({QStringLiteral("measure"), QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--idle-s"),
+                               QStringLiteral("0.2"), QStringLiteral("--sample-ms"), QStringLiteral("20"), QStringLiteral("--counter"),
+                               QStringLiteral("sim"), QStringLiteral("--out"), out, QStringLiteral("--no-library"),
+                               QStringLiteral("--"), testBin("fakechild"), QStringLiteral("serve")});
+        QCOMPARE(again.code, 2);
+        QVERIFY2(QString::fromUtf8(again.err).contains(QStringLiteral("'joulebench-cli recover %1'").arg(journal)),
+                 again.err.constData());
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        QCOMPARE(jf.readAll(), before);
+        jf.close();
+        QVERIFY(!QFile::exists(out));
         const Run r = cli({QStringLiteral("recover"), journal});
         QVERIFY2(r.code == 0, r.err.constData());
         const auto rec = nlohmann::json::parse(r.out.toStdString());

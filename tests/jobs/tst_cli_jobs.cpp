@@ -84,9 +84,14 @@ private Q_SLOTS:
         QVERIFY(status.out.contains(
             QRegularExpression(QStringLiteral("\\nbad +[01] +preserved +nonzero_exit +4 "))));
 
-        auto again = cli({QStringLiteral("run"), file});  // everything preserved: nothing runs
-        QCOMPARE(again.code, 0);
+        // Everything preserved: nothing runs. Item 8 of issue 30: the preserved failure still
+        // makes the exit status 1, as `jobs status` says for the same state.
+        auto again = cli({QStringLiteral("run"), file});
+        QVERIFY2(again.code == 1, qPrintable(again.out + again.err));
         QVERIFY(again.out.contains(QStringLiteral("PRESERVE good status=completed -> ")));
+        QVERIFY(again.out.contains(QStringLiteral("PRESERVE bad status=nonzero_exit -> ")));
+        QVERIFY2(again.out.contains(QStringLiteral("jobs: 0 completed, 0 failed, 2 preserved (1 not completed), ")),
+                 qPrintable(again.out));
         QVERIFY(!again.out.contains(QStringLiteral("START")));
 
         auto json_status = cli({QStringLiteral("status"), file, QStringLiteral("--json")});
@@ -133,6 +138,24 @@ private Q_SLOTS:
         QCOMPARE(run.code, 1);  // the orphan needs an audit
         QVERIFY2(run.out.contains(QStringLiteral("ORPHANED orphan: ")), qPrintable(run.out));
         QVERIFY(run.out.contains(QStringLiteral("DONE fresh status=completed")));
+    }
+
+    // Item 2 of issue 30: an output root that cannot be made (a parent is a regular file) with
+    // more jobs than GPUs: every job fails to start and the queue ends (it waited forever).
+    void queueEndsWhenNoJobCanStart()
+    {
+        jbtest::FakeGpuMachine m;
+        jbtest::writeText(m.root + "/plain", "a file, not a folder\n");
+        json f = jbtest::baseJobFile(m.root + "/plain/runs");
+        f["nvml_library"] = "/nonexistent/libnvidia-ml.so.1";
+        f["jobs"] = {jbtest::workerJob("a", {}), jbtest::workerJob("b", {}), jbtest::workerJob("c", {})};
+        const std::string path = m.root + "/jobs.json";
+        jbtest::writeText(path, f.dump(2));
+        auto run = cli({QStringLiteral("run"), QString::fromStdString(path), QStringLiteral("--no-library")});
+        QVERIFY2(run.code == 1, qPrintable(QStringLiteral("code %1: ").arg(run.code) + run.out + run.err));
+        for (const char* name : {"a", "b", "c"})
+            QVERIFY2(run.out.contains(QStringLiteral("FAILED %1: ").arg(QLatin1String(name))), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("jobs: 0 completed, 3 failed, ")), qPrintable(run.out));
     }
 
     void badInputIsExitTwo()

@@ -226,7 +226,46 @@ private Q_SLOTS:
         auto f = jb::parseJobFileText(R"({"output_root": "x", "memory_sampling_period_seconds": 11e308})", "/base",
                                       "jobs.json");
         QVERIFY(!f.ok());
-        QVERIFY2(f.error().find("jobs.json: not valid JSON") != std::string::npos, f.error().c_str());
+        QVERIFY2(f.error() == "jobs.json: $.memory_sampling_period_seconds: expected a number, found 11e308 (beyond "
+                              "any number a double holds)",
+                 f.error().c_str());
+    }
+
+    // Item 9 of issue 30: seconds are bounded where they are read (1e10 s overflowed the
+    // nanosecond deadline: an instant timeout), and a number beyond a double names its path.
+    void secondsAreBoundedAndNamed_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        const QString job = QStringLiteral(R"({"output_root": "x", "allowed_gpus": [0], "jobs": [%1]})");
+        QTest::newRow("timeout 1e10")
+            << job.arg(QStringLiteral(R"({"name": "a", "argv": ["true"], "timeout_seconds": 1e10})"))
+            << QStringLiteral("jobs.json: $.jobs[0].timeout_seconds: expected seconds up to 10000000 (about 115 "
+                              "days), found 10000000000.0");
+        QTest::newRow("timeout 1e400")
+            << job.arg(QStringLiteral(R"({"name": "a", "argv": ["true"], "timeout_seconds": 1e400})"))
+            << QStringLiteral("jobs.json: $.jobs[0].timeout_seconds: expected a number, found 1e400 (beyond any "
+                              "number a double holds)");
+        QTest::newRow("second job's grace")
+            << job.arg(QStringLiteral(R"({"name": "a", "argv": ["true"], "timeout_seconds": 1}, )"
+                                      R"({"name": "b", "argv": ["true"], "timeout_seconds": 1, "grace_seconds": [1, -1e999]})"))
+            << QStringLiteral("jobs.json: $.jobs[1].grace_seconds[1]: expected a number, found -1e999");
+        QTest::newRow("idle seconds")
+            << QStringLiteral(R"({"output_root": "x", "allowed_gpus": [0], "energy": {"idle_seconds": 2e7}, )"
+                              R"("jobs": [{"name": "a", "argv": ["true"], "timeout_seconds": 1}]})")
+            << QStringLiteral("jobs.json: $.energy.idle_seconds: expected seconds up to 10000000");
+    }
+    void secondsAreBoundedAndNamed()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        auto f = jb::parseJobFileText(text.toStdString(), "/base", "jobs.json");
+        QVERIFY(!f.ok());
+        QVERIFY2(f.error().rfind(expected.toStdString(), 0) == 0, f.error().c_str());
+        auto fine = jb::parseJobFileText(
+            R"({"output_root": "x", "allowed_gpus": [0], "jobs": [{"name": "a", "argv": ["true"], "timeout_seconds": 1e7, "gpu": 0}]})",
+            "/base", "jobs.json");
+        QVERIFY2(fine.ok(), fine.ok() ? "" : fine.error().c_str());
     }
 
     void badFiles()

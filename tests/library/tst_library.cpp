@@ -280,6 +280,16 @@ private slots:
         QVERIFY(!jb::parseQuery("colour=red").ok());
         QVERIFY(!jb::parseQuery("commit=xyz").ok());
         QVERIFY(!jb::parseQuery("since=yesterday").ok());
+        // Item 10 of issue 30: a quoted value keeps its spaces; an open quote is named.
+        const auto quoted = jb::parseQuery("label='nightly run' meta.note=\"a b\"c branch=main");
+        QVERIFY2(quoted.ok(), quoted.ok() ? "" : quoted.error().c_str());
+        QCOMPARE(quoted->label.value_or(""), std::string("nightly run"));
+        QCOMPARE(quoted->meta.size(), std::size_t(1));
+        QCOMPARE(quoted->meta[0].second, std::string("a bc"));
+        QCOMPARE(quoted->branch.value_or(""), std::string("main"));
+        const auto open = jb::parseQuery("label='nightly run");
+        QVERIFY(!open.ok());
+        QCOMPARE(open.error(), std::string("query term 'label='nightly run': the quote ' is not closed"));
 
         // The table's list (details false) reads only what it shows, and reads it the same.
         auto table = (*lib)->list({}, false, false);

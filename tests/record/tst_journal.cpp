@@ -196,7 +196,7 @@ private slots:
         r = recoverJournal(path);
         QVERIFY(!r.ok());
         QVERIFY2(QString::fromStdString(r.error()).contains(
-                     QStringLiteral("line 3: $.index: expected 1, found 0")),
+                     QStringLiteral("line 3: $.index: expected 1 or more, found 0")),
                  r.error().c_str());
     }
 
@@ -232,6 +232,9 @@ private slots:
         QTest::newRow("a record") << QByteArray("{\n \"label\": null,\n")
                                   << QStringLiteral(
                                          ": line 1: not a JouleBench journal: broken JSON at column ");
+        QTest::newRow("a whole record")
+            << QByteArray("{\n \"label\": null,\n \"rounds\": []\n}\n")
+            << QStringLiteral(": not a JouleBench journal but a record: it needs no recovering");
         QTest::newRow("other json lines")
             << QByteArray("{\"event\":\"start\"}\n")
             << QStringLiteral(
@@ -264,7 +267,20 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("run.journal")).toStdString();
         const Record full = jbtest::syntheticRecord(3);
-        auto j = journalOf(full, path, 1);
+        const std::vector<Interval>& all = full.samples[0].second;
+        // Each round's intervals up to the end of its idle bracket after, as the session hands them.
+        std::size_t done = 0;
+        auto since = [&](int round) {
+            const std::int64_t upto = (*full.rounds[std::size_t(round)].brackets)[1][1];
+            std::vector<Interval> now;
+            while (done < all.size() && all[done].t1_ns <= upto)
+                now.push_back(all[done++]);
+            return SamplesBySpec{{full.samples[0].first, now}};
+        };
+        auto created = Journal::create(path, full);
+        QVERIFY(created.ok());
+        std::unique_ptr<Journal> j = std::move(*created);
+        QVERIFY(j->appendRound(full.rounds[0], since(0)).ok());
         const std::size_t size = slurp(path).size();
 
         // A file size limit makes the next line's write stop half-way (as a full disk would).
@@ -274,19 +290,60 @@ private slots:
         rlimit small = old;
         small.rlim_cur = rlim_t(size + 100);
         QVERIFY(setrlimit(RLIMIT_FSIZE, &small) == 0);
-        const Status st = j->appendRound(full.rounds[1], {{"rapl", full.samples[0].second}});
+        const Status st = j->appendRound(full.rounds[1], since(1));
         QVERIFY(setrlimit(RLIMIT_FSIZE, &old) == 0);
         QVERIFY(!st.ok());
         QCOMPARE(st.error(), "cannot write journal " + path + ": File too large");
         QCOMPARE(slurp(path).size(), size);  // the partial line was cut off
         QCOMPARE(j->roundsWritten(), 1);
 
-        // The run goes on: the next round still lands and is recovered.
-        QVERIFY(j->appendRound(full.rounds[1], {}).ok());
+        // The run goes on: the next round lands under its own index, with the lost line's
+        // intervals, and the recovered record verifies (its brackets have their samples).
+        QVERIFY(j->appendRound(full.rounds[2], since(2)).ok());
         j.reset();
+        QVERIFY(slurp(path).find("{\"index\":2,") != std::string::npos);
         const Result<Record> r = recoverJournal(path);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
         QCOMPARE(r->rounds.size(), std::size_t(2));
+        QCOMPARE(dumpJson(roundToJson(r->rounds[1]), -1), dumpJson(roundToJson(full.rounds[2]), -1));
+        QCOMPARE(r->error.value_or(""), "recovered from journal " + path +
+                     ": the run did not finish; round 2 was not journaled (the write failed)");
+        QVERIFY(std::equal(r->samples[0].second.begin(), r->samples[0].second.end(), all.begin()));
+        const VerifyReport v = verifyRecord(*r);
+        QVERIFY(v.agrees());
+    }
+
+    // A run removes its journal once the record is safe, but never a file it did not create:
+    // an earlier run's journal, or any file named as the journal.
+    void removesOnlyTheJournalItCreated()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("run.journal")).toStdString();
+        appendBytes(path, "keep\n");
+        QVERIFY(!removeOwnJournal(path));
+        QCOMPARE(slurp(path), std::string("keep\n"));
+        QVERIFY(!Journal::create(path, jbtest::syntheticRecord(1)).ok());
+        QVERIFY(!removeOwnJournal(path));
+        QCOMPARE(slurp(path), std::string("keep\n"));
+
+        const std::string mine = dir.filePath(QStringLiteral("mine.journal")).toStdString();
+        auto live = journalOf(jbtest::syntheticRecord(1), mine, 1);
+        // Replaced under the same name by another file: not the journal this process created.
+        const std::string moved = mine + ".moved";
+        QVERIFY(std::rename(mine.c_str(), moved.c_str()) == 0);
+        appendBytes(mine, "another file\n");
+        QVERIFY(!removeOwnJournal(mine));
+        QVERIFY(QFile::exists(QString::fromStdString(mine)));
+        QVERIFY(removeOwnJournal(moved));
+        QVERIFY(!QFile::exists(QString::fromStdString(moved)));
+        QVERIFY(!removeOwnJournal(moved));
+        live.reset();
+
+        // Once its Journal is gone, a journal is not this run's to remove any more.
+        const std::string ended = dir.filePath(QStringLiteral("ended.journal")).toStdString();
+        journalOf(jbtest::syntheticRecord(1), ended, 1).reset();
+        QVERIFY(!removeOwnJournal(ended));
+        QVERIFY(QFile::exists(QString::fromStdString(ended)));
     }
 };
 

@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <iterator>
 
 using namespace jb;
 
@@ -28,9 +29,11 @@ struct Run {
     QString out, err;
 };
 
-Run run(const QStringList& args)
+Run run(const QStringList& args, const QString& stdout_file = {})
 {
     QProcess p;
+    if (!stdout_file.isEmpty())
+        p.setStandardOutputFile(stdout_file);
     p.start(kCli, args);
     Run r;
     if (!p.waitForStarted(10000) || !p.waitForFinished(60000))
@@ -116,7 +119,8 @@ private slots:
         QTest::newRow("recover nothing")
             << QStringList{QStringLiteral("recover")} << QStringLiteral("takes one journal file, got 0");
         QTest::newRow("recover a record") << QStringList{QStringLiteral("recover"), kFixture}
-                                          << kFixture + QStringLiteral(": line 1: not a JouleBench journal");
+                                          << kFixture + QStringLiteral(": not a JouleBench journal but a record: it "
+                                                                       "needs no recovering");
     }
     void usageErrors()
     {
@@ -210,6 +214,24 @@ private slots:
         QVERIFY2(rec.ok(), rec.ok() ? "" : rec.error().c_str());
         QCOMPARE(rec->rounds.size(), std::size_t(2));
         QCOMPARE(rec->status.value_or(""), std::string("aborted"));
+
+        // Item 4 of issue 30: standard output that cannot take the record fails the command,
+        // saying so, and the journal stays as it was.
+        const std::string journalBytes = [&] {
+            std::ifstream f(journal, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(f), {});
+        }();
+        const Run toFull = run({QStringLiteral("recover"), jq}, QStringLiteral("/dev/full"));
+        QVERIFY(!toFull.crashed);
+        QCOMPARE(toFull.code, 1);
+        QVERIFY2(toFull.err.contains(QStringLiteral("cannot write the record to standard output: ")), qPrintable(toFull.err));
+        QVERIFY2(toFull.err.contains(QStringLiteral("the journal ") + jq + QStringLiteral(" is left as it was")),
+                 qPrintable(toFull.err));
+        QVERIFY(!toFull.err.contains(QStringLiteral("recovered 2")));
+        {
+            std::ifstream f(journal, std::ios::binary);
+            QCOMPARE(std::string(std::istreambuf_iterator<char>(f), {}), journalBytes);
+        }
 
         const QString out = dir.filePath(QStringLiteral("recovered.json"));
         QCOMPARE(run({QStringLiteral("recover"), jq, QStringLiteral("--out"), out}).code, 0);
