@@ -51,7 +51,8 @@ std::vector<PlanChild> planWorkloads(const Plan& p)
     return {PlanChild{name, p.child, {}}};
 }
 
-StartCheck checkStart(const Plan& p, const std::vector<ProbeResult>& probes, std::optional<double> update_period_s)
+StartCheck checkStart(const Plan& p, const std::vector<ProbeResult>& probes,
+                      std::optional<double> update_period_s)
 {
     StartCheck c;
     c.k = p.k;
@@ -68,17 +69,18 @@ StartCheck checkStart(const Plan& p, const std::vector<ProbeResult>& probes, std
         const double pass_s = double(r.pass_ns) / 1e9;
         const double round_s = pass_s * p.k;
         const double periods = round_s / c.period_s;
-        if (periods >= kStartMinPeriods)
+        if (periods >= kStartMinPeriods - 1e-9)  // 0.3 s / 0.1 s is 2.9999999999999996
             continue;
         const int k = suggestK(pass_s, c.period_s);
         c.suggested_k = std::max(c.suggested_k, k);
         std::string w = r.name + ": each round (k = " + std::to_string(p.k) + ") would last about " +
-                        seconds(round_s) + ", ";
+            seconds(round_s) + ", ";
         if (periods < 1.0)
             w += "less than one " + seconds(c.period_s) + " " + unit;
         else
             w += "only " + fixed1(periods) + " " + unit + "s of " + seconds(c.period_s);
-        w += periods < 2.0 ? ": its rounds would get no verdict" : ": its verdicts would rest on a coarse counter";
+        w += periods < 2.0 ? ": its rounds would get no verdict"
+                           : ": its verdicts would rest on a coarse counter";
         c.warnings.push_back(w);
     }
     return c;
@@ -95,7 +97,7 @@ std::string StartCheck::text() const
         char period[64];
         std::snprintf(period, sizeof period, "%g", kCoarseUpdates);
         out += "\nFix: use k = " + std::to_string(suggested_k) + " (each round then spans about " + period +
-               " periods of " + seconds(period_s) + "; chosen from the counter's period and a one-pass probe).";
+            " periods of " + seconds(period_s) + "; chosen from the counter's period and a one-pass probe).";
     }
     return out;
 }
@@ -124,18 +126,21 @@ void WorkloadProbe::start()
 {
     results_.clear();
     at_ = 0;
+    cancelled_ = false;
     next();
 }
 
 void WorkloadProbe::cancel()
 {
+    cancelled_ = true;
     timer_.stop();
     child_.reset();
-    at_ = workloads_.size();
 }
 
 void WorkloadProbe::next()
 {
+    if (cancelled_)
+        return;
     if (at_ >= workloads_.size()) {
         emit finished(results_);
         return;

@@ -25,17 +25,17 @@ inline constexpr double kStartMinPeriods = 3.0;
 
 // One workload's probe: one pass over its jobs (`go 1`) timed.
 struct ProbeResult {
-    std::string name;              // the workload's name (or its command line)
-    std::int64_t pass_ns = 0;      // the pass's wall time (the child's own figure); 0: none
-    bool at_least = false;         // the probe stopped waiting: a pass takes at least pass_ns
-    std::string error;             // the child could not be probed: why (the run would fail too)
-    std::string skipped;           // not probed, and why (e.g. slow to get ready): not a problem
+    std::string name;          // the workload's name (or its command line)
+    std::int64_t pass_ns = 0;  // the pass's wall time (the child's own figure); 0: none
+    bool at_least = false;     // the probe stopped waiting: a pass takes at least pass_ns
+    std::string error;         // the child could not be probed: why (the run would fail too)
+    std::string skipped;       // not probed, and why (e.g. slow to get ready): not a problem
 };
 
 struct StartCheck {
-    double period_s = 0;        // the counter period a round is measured in (sample or update period)
-    int k = 1;                  // the plan's k
-    int suggested_k = 0;        // a k that makes every round long enough; 0: the plan's k is fine
+    double period_s = 0;                // the counter period a round is measured in (sample or update period)
+    int k = 1;                          // the plan's k
+    int suggested_k = 0;                // a k that makes every round long enough; 0: the plan's k is fine
     std::vector<std::string> problems;  // the probe failed: what will not work
     std::vector<std::string> warnings;  // rounds too short, one line per workload
     bool ok() const { return problems.empty() && warnings.empty(); }
@@ -84,6 +84,7 @@ private:
     QTimer timer_;
     std::size_t at_ = 0;
     bool in_pass_ = false;
+    bool cancelled_ = false;
     std::int64_t pass_t0_ns_ = 0;
     double ready_wait_s_ = 10.0;
     double pass_wait_s_ = 5.0;
