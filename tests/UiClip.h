@@ -38,7 +38,7 @@ inline QStringList clippedWidgets(QWidget* root)
         const bool combo = qobject_cast<QComboBox*>(w) != nullptr;
         auto* label = qobject_cast<QLabel*>(w);
         const bool oneLine = label && !label->wordWrap() && !label->text().isEmpty() &&
-                             label->sizePolicy().horizontalPolicy() != QSizePolicy::Ignored && label->pixmap().isNull();
+            label->sizePolicy().horizontalPolicy() != QSizePolicy::Ignored && label->pixmap().isNull();
         if (!button && !spin && !combo && !oneLine)
             continue;
         // Inside a scroll area: clipped only where the scroll area cannot scroll to it.
@@ -47,8 +47,10 @@ inline QStringList clippedWidgets(QWidget* root)
             if ((scroll = qobject_cast<QScrollArea*>(p)))
                 break;
         if (w->width() + 1 < w->minimumSizeHint().width())
-            out << QStringLiteral("%1: %2 px wide, needs %3").arg(describeWidget(w)).arg(w->width()).arg(
-                       w->minimumSizeHint().width());
+            out << QStringLiteral("%1: %2 px wide, needs %3")
+                       .arg(describeWidget(w))
+                       .arg(w->width())
+                       .arg(w->minimumSizeHint().width());
         if (scroll) {
             const QRect inContent(w->mapTo(scroll->widget(), QPoint(0, 0)), w->size());
             const int reachW = scroll->viewport()->width() +

@@ -20,7 +20,8 @@ namespace {
 // Scripts an interpreter is handed: a missing one is a sure failure.
 bool isScript(const std::string& arg)
 {
-    static const char* const kExt[] = {".py", ".sh", ".bash", ".pl", ".rb", ".jl", ".R", ".lua", ".js", ".ipynb"};
+    static const char* const kExt[] = {".py", ".sh", ".bash", ".pl", ".rb",
+                                       ".jl", ".R",  ".lua",  ".js", ".ipynb"};
     if (arg.empty() || arg.front() == '-' || arg.find('{') != std::string::npos)
         return false;
     const std::string ext = fs::path(arg).extension().string();
@@ -209,8 +210,9 @@ DryRunReport dryRunCheck(const JobFile& file, DryRunEnvironment env)
     }
 
     if (!local) {
-        report.notes.push_back("the Slurm executor: the cluster places the jobs; programs, files and GPUs are "
-                               "checked on its nodes");
+        report.notes.push_back(
+            "the Slurm executor: the cluster places the jobs; programs, files and GPUs are "
+            "checked on its nodes");
         return report;
     }
     for (int g : gpus)
@@ -225,7 +227,9 @@ DryRunReport dryRunCheck(const JobFile& file, DryRunEnvironment env)
     if (file.energy.gpu) {
         if (const std::string why = env.nvml_problem(); !why.empty())
             report.notes.push_back("energy.gpu asks for each job GPU's nvml:N counter, but NVML cannot be "
-                                   "loaded: " + why + "; the jobs would run without GPU energy (fix the "
+                                   "loaded: " +
+                                   why +
+                                   "; the jobs would run without GPU energy (fix the "
                                    "library path in nvml_library, or set energy.gpu to false)");
     }
     return report;

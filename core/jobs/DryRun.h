@@ -4,8 +4,8 @@
 // shown as driver_<start time>), its program found and executable, a script it hands an
 // interpreter (train.py) present, its working folder present; for the queue: the GPUs it would
 // use reachable (NVML, else nvidia-smi); a note where NVML cannot load and the file asks for
-// the GPU's energy counter (the jobs run, without it). The Jobs page's Dry Run and `jobs run --dry-run` print the same report;
-// a blocking problem means Run All would fail.
+// the GPU's energy counter (the jobs run, without it). The Jobs page's Dry Run and `jobs run --dry-run` print
+// the same report; a blocking problem means Run All would fail.
 #include <jb/base/Result.h>
 #include <jb/jobs/JobFile.h>
 
@@ -17,10 +17,10 @@ namespace jb {
 
 struct DryRunJob {
     std::string name;
-    std::string gpu;                // the GPU it would be given ("3", or "any allowed" / "the cluster's")
-    std::string run_dir;            // where its run folder would be
-    std::vector<std::string> argv;  // placeholders filled
-    std::string cwd;                // filled; empty: the driver's folder
+    std::string gpu;                    // the GPU it would be given ("3", or "any allowed" / "the cluster's")
+    std::string run_dir;                // where its run folder would be
+    std::vector<std::string> argv;      // placeholders filled
+    std::string cwd;                    // filled; empty: the driver's folder
     std::vector<std::string> problems;  // what would make it fail (blocking)
     std::string commandLine() const;    // argv quoted for a shell where needed
 };

@@ -46,9 +46,12 @@ private Q_SLOTS:
         QVERIFY2(first.commandLine().find("python3 train.py --arch vgg16") == 0, first.commandLine().c_str());
         QVERIFY(first.commandLine().find("{run_dir}") == std::string::npos);
         const std::string text = r.text();
-        QVERIFY2(text.find("vgg16_bp_seed0: the program python3 is not on PATH") != std::string::npos, text.c_str());
-        QVERIFY2(text.find("vgg16_bp_seed0: the file train.py does not exist") != std::string::npos, text.c_str());
-        QVERIFY2(text.find("GPU 7 cannot be reached: nvidia-smi knows no GPU 7") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("vgg16_bp_seed0: the program python3 is not on PATH") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("vgg16_bp_seed0: the file train.py does not exist") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("GPU 7 cannot be reached: nvidia-smi knows no GPU 7") != std::string::npos,
+                 text.c_str());
         QVERIFY2(text.find("GPU 5 cannot") == std::string::npos, text.c_str());
         // Without NVML the jobs run, without GPU energy: a note, not a problem.
         QVERIFY2(text.find("NVML") == std::string::npos, text.c_str());
@@ -66,8 +69,11 @@ private Q_SLOTS:
         json j = {{"output_root", "runs"},
                   {"allowed_gpus", {5}},
                   {"energy", {{"gpu", false}}},
-                  {"jobs", {{{"name", "a"}, {"argv", {"sh", "job.sh", "--gpu", "{gpu}", "--out", "{run_dir}/x"}},
-                             {"timeout_seconds", 5}, {"gpu", 5}}}}};
+                  {"jobs",
+                   {{{"name", "a"},
+                     {"argv", {"sh", "job.sh", "--gpu", "{gpu}", "--out", "{run_dir}/x"}},
+                     {"timeout_seconds", 5},
+                     {"gpu", 5}}}}};
         auto f = jb::parseJobFileText(j.dump(), root);
         QVERIFY2(f.ok(), f.ok() ? "" : f.error().c_str());
         const jb::DryRunReport r = jb::dryRunCheck(f.value(), machine("/usr/bin:/bin"));

@@ -45,7 +45,8 @@ private slots:
         form->compareBox()->setChecked(true);
         form->childrenPanel()->model()->addRow(
             {QStringLiteral("jpeg"),
-             QStringLiteral("/usr/lib/joulebench/joulebench-demo-decoder serve --jobs 4 --format jpeg --quality 90"),
+             QStringLiteral(
+                 "/usr/lib/joulebench/joulebench-demo-decoder serve --jobs 4 --format jpeg --quality 90"),
              {}});
         QCoreApplication::processEvents();
         QTest::qWait(0);
