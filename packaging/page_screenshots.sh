@@ -51,10 +51,13 @@ shoot() {
 export XDG_CONFIG_HOME="$TMP/config" XDG_DATA_HOME="$TMP/data"
 mkdir -p "$XDG_CONFIG_HOME/JouleBench"
 CMP=$ROOT/tests/fixtures/comparison
+# The bundled demo decoder, or (a build of the dashboard alone) the tests' fake decoder.
+CHILD="$BIN/joulebench-demo-decoder serve --jobs 4 --size 1920x1080"
+[ -x "$BIN/joulebench-demo-decoder" ] || CHILD="$BUILD/tests/fakechild serve --jobs 4 --job-ms 150"
 for size in $SIZES; do
   cat >"$XDG_CONFIG_HOME/JouleBench/joulebench.conf" <<EOF
 [measure]
-command=$BIN/joulebench-demo-decoder serve --jobs 4 --size 1920x1080
+command=$CHILD
 label=demo
 rounds=3
 k=2
