@@ -4,6 +4,7 @@
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
 #include "measure/MeasurePage.h"
+#include "measure/StatusLine.h"
 #include <jb/record/Record.h>
 #include <jb/stats/Statistics.h>
 
@@ -219,6 +220,9 @@ void MainWindow::exportDialog(const QString& title, const QString& filter, const
     QString error;
     if (!write(path, &error))
         showError(tr("Cannot export"), error);
+    else  // said where it went, as a save does
+        measure_->statusLine()->setMessage(tr("Exported %1 to %2").arg(t.trimmed().toLower(), path),
+                                           StatusLine::Tone::Good);
 }
 
 void MainWindow::closeForSignal(const QString& signalName)

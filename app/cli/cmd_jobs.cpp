@@ -7,6 +7,7 @@
 #include <jb/base/Mailbox.h>
 #include <jb/base/StopSignals.h>
 
+#include <jb/jobs/DryRun.h>
 #include <jb/jobs/JobFile.h>
 #include <jb/jobs/JobQueue.h>
 #include <jb/jobs/JobRun.h>
@@ -95,6 +96,11 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
 
     jb::JobQueue queue(file, executor, jb::QueueOptions{dry});
     int exit_code = kOk;
+    // --dry-run: the checks the Jobs page's Dry Run makes (core/jobs/DryRun), and each command
+    // with its placeholders filled.
+    std::optional<jb::DryRunReport> checked;
+    if (dry)
+        checked = jb::dryRunCheck(file);
     QObject::connect(&queue, &jb::JobQueue::jobPreserved,
                      [](const QString& n, const QString& path, jb::JobStatus st) {
                          out() << "PRESERVE " << n << " status=" << toQ(jb::statusName(st)) << " -> " << path
@@ -105,9 +111,13 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
                          out() << toQ(jb::diskStateName(state)).toUpper() << ' ' << n << ": " << why << " (not touched)" << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobWouldRun,
-                     [](const QString& n, const QString& gpu, const QStringList& argv) {
-                         out() << "WOULD RUN " << n << " gpu=" << gpu << ": " << argv.join(QLatin1Char(' '))
-                               << Qt::endl;
+                     [&checked](const QString& n, const QString& gpu, const QStringList& argv) {
+                         QString command = argv.join(QLatin1Char(' '));
+                         if (checked)
+                             for (const jb::DryRunJob& j : checked->jobs)
+                                 if (toQ(j.name) == n)
+                                     command = toQ(j.commandLine());
+                         out() << "WOULD RUN " << n << " gpu=" << gpu << ": " << command << Qt::endl;
                      });
     QObject::connect(
         &queue, &jb::JobQueue::jobStarted, [](const QString& n, int gpu, const QString& dir, qint64 pid) {
@@ -161,6 +171,16 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     QObject::connect(&queue, &jb::JobQueue::queueFinished, [&](const jb::QueueSummary& s) {
         out() << "jobs: " << toQ(jb::queueSummaryText(s)) << Qt::endl;
         exit_code = s.refused ? kUsage : s.allOk() ? kOk : kAborted;
+        if (checked) {
+            for (const std::string& note : checked->notes)
+                err() << command << ": note: " << toQ(note) << Qt::endl;
+            if (checked->blocking()) {
+                for (const QString& line : toQ(checked->text()).split(QLatin1Char('\n')))
+                    err() << command << ": would fail: " << line << Qt::endl;
+                if (exit_code == kOk)
+                    exit_code = kAborted;
+            }
+        }
         QCoreApplication::exit(exit_code);
     });
 

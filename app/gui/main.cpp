@@ -76,10 +76,11 @@ int main(int argc, char** argv)
         window.showPage(inspector);
     };
     QObject::connect(inspector, &jb::InspectorPage::recordOpened, window.recentFiles(), &jb::RecentFiles::add);
-    // The Library page opens records, and two as a comparison, in the Inspector; a record opened
-    // there, and one the dashboard saves, joins the library.
+    // The Library page opens records, and two as a comparison, in the Inspector; a record the
+    // dashboard saves joins the library, and one opened there when the user asks (Add to Library).
     new jb::InspectorBridge(library, inspector, [&window, inspector] { window.showPage(inspector); }, library);
-    QObject::connect(inspector, &jb::InspectorPage::recordOpened, library, &jb::LibraryPage::addFile);
+    QObject::connect(inspector, &jb::InspectorPage::addToLibraryRequested, library, &jb::LibraryPage::addFile);
+    QObject::connect(library, &jb::LibraryPage::fileAdded, inspector, &jb::InspectorPage::libraryAdded);
     QObject::connect(window.measurePage(), &jb::MeasurePage::recordSaved, library, &jb::LibraryPage::addFile);
     QObject::connect(jobs, &jb::JobsPage::manifestWritten, library, &jb::LibraryPage::addFile);
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),

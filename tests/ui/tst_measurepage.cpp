@@ -23,6 +23,8 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QGroupBox>
+#include <QHeaderView>
+#include <QTableView>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -106,6 +108,7 @@ class TestMeasurePage : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void startCheckExplainsATooShortWorkload();
     void runShowsRoundsAndVerdicts();
     void twoWorkloadsInterleavedFillTheComparison();
     void keepGoingDropsTheFailedWorkloadAndGoesOn();
@@ -154,7 +157,8 @@ TestMeasurePage::Run TestMeasurePage::runToEnd(jb::MeasurePage& page, const jb::
     QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
     QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
     [&] {
-        QVERIFY(page.running());
+        // The check before Start probes the child first: the run starts once it has.
+        QTRY_VERIFY2_WITH_TIMEOUT(page.running(), qPrintable(page.banner()->message()), 20000);
         QVERIFY(!page.form()->startButton()->isEnabled());
         QVERIFY(page.form()->stopButton()->isEnabled());
         QVERIFY(finished.wait(60000));
@@ -162,6 +166,51 @@ TestMeasurePage::Run TestMeasurePage::runToEnd(jb::MeasurePage& page, const jb::
     if (finished.isEmpty())
         return {};
     return {finished[0][0].value<jb::Record>(), finished[0][1].toString()};
+}
+
+// A workload whose rounds are shorter than a counter sample: Start probes it, does not start,
+// says why and offers the k that core chose; that button puts k in the form and starts.
+void TestMeasurePage::startCheckExplainsATooShortWorkload()
+{
+    jb::MeasurePage page;
+    page.resize(1300, 800);
+    page.show();
+    jb::Plan plan = smallPlan(2, 5, dir_.filePath(QStringLiteral("short.flag")));
+    plan.child = {kFakeChild.toStdString(), "serve", "--jobs", "1", "--job-ms", "5"};
+    page.form()->applyPlan(plan);
+    QVERIFY2(page.form()->problem().isEmpty(), qPrintable(page.form()->problem()));
+    QSignalSpy checked(&page, &jb::MeasurePage::startChecked);
+    QSignalSpy runningChanged(&page, &jb::MeasurePage::runningChanged);
+    QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
+    QVERIFY(page.checking());
+    QVERIFY(checked.wait(20000));
+    QVERIFY(!page.running());
+    QVERIFY(runningChanged.isEmpty());
+    const QString msg = page.banner()->message();
+    // One pass of 5 ms (a little more on a loaded machine), k = 1, 50 ms samples: less than one
+    // sample; ten samples need k = 500 ms / the pass.
+    const QRegularExpression said(QStringLiteral(
+        "gui-test: each round \\(k = 1\\) would last about (\\d+\\.\\d) ms, less than one 50 ms sample: its "
+        "rounds would get no verdict\\nFix: use k = (\\d+) "));
+    const QRegularExpressionMatch m = said.match(msg);
+    QVERIFY2(m.hasMatch(), qPrintable(msg));
+    const double pass_ms = m.captured(1).toDouble();
+    const int k = m.captured(2).toInt();
+    QVERIFY2(pass_ms >= 5.0 && pass_ms < 25.0, qPrintable(msg));
+    QVERIFY2(k * (pass_ms + 0.05) >= 500.0 && (k - 1) * (pass_ms - 0.05) < 500.0, qPrintable(msg));
+    QCOMPARE(checked[0][0].toString(), msg);
+    QVERIFY(page.startCheckBar()->isVisible());
+    QCOMPARE(page.useSuggestedKButton()->text(), QStringLiteral("Use k = %1 and start").arg(k));
+    QVERIFY(page.startAnywayButton()->isVisible());
+
+    QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
+    QTest::mouseClick(page.useSuggestedKButton(), Qt::LeftButton);
+    QVERIFY(page.running());
+    QVERIFY(!page.startCheckBar()->isVisible());
+    QCOMPARE(page.controller()->plan().k, k);
+    QCOMPARE(page.form()->plan()->k, k);
+    page.stop();
+    QVERIFY(finished.wait(30000));
 }
 
 void TestMeasurePage::runShowsRoundsAndVerdicts()
@@ -245,7 +294,7 @@ void TestMeasurePage::twoWorkloadsInterleavedFillTheComparison()
     QVERIFY(page.comparisonView()->isHidden());
     QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
     QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
-    QVERIFY2(page.running(), qPrintable(page.statusLine()->messageText()));
+    QTRY_VERIFY2_WITH_TIMEOUT(page.running(), qPrintable(page.banner()->message()), 20000);
     QVERIFY(!page.comparisonView()->isHidden());
     // The comparison fills in while the run goes on: the first block's figures before the end.
     QCOMPARE(page.comparisonView()->cellText(1, jb::InterleavedView::Blocks), QStringLiteral("0"));
@@ -278,6 +327,19 @@ void TestMeasurePage::twoWorkloadsInterleavedFillTheComparison()
     QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
     QCOMPARE(c->children.size(), std::size_t(2));
     QCOMPARE(c->children[1].name, std::string("slow"));
+    // The baseline is named by the label, not its command line, and so is its record's file.
+    QCOMPARE(c->children[0].name, std::string("gui-test"));
+    QVERIFY2(QString::fromStdString(*c->children[0].record).startsWith(QStringLiteral("gui-test")),
+             c->children[0].record->c_str());
+    // The rounds table names each round's workload, beside the round number.
+    QTableView* table = page.view()->table();
+    QVERIFY(!table->isColumnHidden(jb::RoundsModel::WorkloadCol));
+    QCOMPARE(table->horizontalHeader()->visualIndex(jb::RoundsModel::WorkloadCol), 1);
+    QStringList names;
+    for (int row = 0; row < page.view()->roundsModel()->rowCount(); ++row)
+        names << page.view()->roundsModel()->index(row, jb::RoundsModel::WorkloadCol).data().toString();
+    QCOMPARE(names.count(QStringLiteral("slow")), 3);
+    QCOMPARE(names.count(QStringLiteral("gui-test")), 3);
     auto slow = jb::loadRecord(jb::comparisonChildPath(cpath.toStdString(), *c->children[1].record));
     QVERIFY2(slow.ok(), slow.ok() ? "" : slow.error().c_str());
     QCOMPARE(slow->rounds.size(), std::size_t(3));
@@ -308,11 +370,12 @@ void TestMeasurePage::keepGoingDropsTheFailedWorkloadAndGoesOn()
     jb::MeasurePage page;
     page.resize(1300, 900);
     page.show();
-    page.form()->applyPlan(smallPlan(3, 50, dir_.filePath(QStringLiteral("kg.flag"))));
+    // Rounds of 2 x 80 ms: over the Start check's three 50 ms samples.
+    page.form()->applyPlan(smallPlan(3, 80, dir_.filePath(QStringLiteral("kg.flag"))));
     page.form()->compareBox()->setChecked(true);
     jb::ChildrenPanel* panel = page.form()->childrenPanel();
     panel->model()->addRow({QStringLiteral("crashes"),
-                            jb::RunForm::joinCommand({kFakeChild.toStdString(), "serve", "--jobs", "2", "--job-ms", "50",
+                            jb::RunForm::joinCommand({kFakeChild.toStdString(), "serve", "--jobs", "2", "--job-ms", "80",
                                                       "--mode", "exit", "--fail-round", "2"}),
                             {}});
     // Off by default, as the CLI without --keep-going; the box is the plan's flag.
@@ -327,7 +390,7 @@ void TestMeasurePage::keepGoingDropsTheFailedWorkloadAndGoesOn()
 
     QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
     QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
-    QVERIFY2(page.running(), qPrintable(page.statusLine()->messageText()));
+    QTRY_VERIFY2_WITH_TIMEOUT(page.running(), qPrintable(page.banner()->message()), 20000);
     QVERIFY(finished.wait(90000));
 
     // The crashing workload is dropped at its second block; the baseline runs all three.

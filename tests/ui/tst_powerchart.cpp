@@ -225,7 +225,7 @@ void TestPowerChart::hoverNamesTheSample()
     store->appendBatch(samples(0, 100, 42));
     chart_->setSource(store, kOrigin, false);
     chart_->setShades({{jb::ChartShade::Busy, 4.0, 5.0, QColor(0, 128, 0, 50),
-                        QStringLiteral("round 1 busy: clean"), 20.0}});
+                        QStringLiteral("round 1 busy: clean"), 20.0, QStringLiteral("round: clean")}});
     chart_->redraw();
     const auto p = chart_->sampleNear(4.27);  // sample 42 spans 4.2..4.3 s, midpoint 4.25
     QVERIFY(p);

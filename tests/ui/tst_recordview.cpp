@@ -2,7 +2,10 @@
 // record with samples (chart, shading), a broken file; exports of rounds, samples and chart;
 // opening by drag and drop and from the recent files.
 #include "MainWindow.h"
+#include "chart/ChartLegend.h"
+#include "chart/ChartPanel.h"
 #include "chart/PowerChart.h"
+#include "common/Palette.h"
 #include "common/CsvExport.h"
 #include "common/RecentFiles.h"
 #include "common/RecordView.h"
@@ -13,6 +16,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDropEvent>
+#include <QGraphicsView>
 #include <QLabel>
 #include <QMimeData>
 #include <QSettings>
@@ -36,6 +40,7 @@ private slots:
     void initTestCase();
     void referenceRecordHasNoChart();
     void recordWithSamplesIsDrawn();
+    void legendNamesEveryMark();
     void brokenFileIsRefusedByName();
     void exportsRoundsSamplesAndChart();
     void opensByDropAndRemembers();
@@ -104,6 +109,56 @@ void TestRecordView::recordWithSamplesIsDrawn()
              qPrintable(view.chart()->describeAt(mid_s)));
     QCOMPARE(view.roundsModel()->rowCount(), int(r->rounds.size()));
     QCOMPARE(view.counter(), std::string("rapl"));
+}
+
+// The legend below the chart names each mark the chart draws: the power line, the unshaded
+// start, idle brackets, idle mean +- sd boxes, each round verdict's colour, the dashed baseline;
+// in an interleaved run each workload's colour. Hovering fills the read-out above the plot.
+void TestRecordView::legendNamesEveryMark()
+{
+    jb::RecordView view;
+    view.resize(1000, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto r = jb::loadRecord(kWithSamples.toStdString());
+    QVERIFY2(r, r ? "" : r.error().c_str());
+    view.showRecord(r.value());
+    jb::ChartLegend* legend = view.chartPanel()->legend();
+    QStringList want{QStringLiteral("rapl power (W)"), QStringLiteral("idle bracket"),
+                     QStringLiteral("idle mean ± 1 sd"), QStringLiteral("idle baseline")};
+    // The record's samples begin before its first idle bracket: the child's start, unshaded.
+    if ((*r->rounds[0].brackets)[0][0] > r->samplesOf("rapl")->front().t0_ns)
+        want << QStringLiteral("unshaded: child starting");
+    for (const jb::Round& round : r->rounds)
+        want << QStringLiteral("round: ") + jb::verdictStyle(round.counter("rapl")->verdict).text;
+    const QStringList texts = legend->texts();
+    for (const QString& w : want)
+        QVERIFY2(texts.contains(w), qPrintable(w + QStringLiteral(" not in ") + texts.join(QStringLiteral(" | "))));
+    QVERIFY(legend->isVisible());
+    QVERIFY(legend->height() >= legend->heightForWidth(legend->width()));
+    // Below the plot, not over it.
+    QVERIFY(legend->geometry().top() >= view.chart()->geometry().bottom());
+
+    // Interleaved: each workload's windows in its colour, named.
+    std::vector<int> of_round;
+    for (std::size_t i = 0; i < r->rounds.size(); ++i)
+        of_round.push_back(int(i % 2));
+    view.setWorkloads({"png", "jpeg"}, of_round);
+    QVERIFY2(legend->texts().contains(QStringLiteral("workload png")), qPrintable(legend->texts().join(QLatin1Char('|'))));
+    QVERIFY(legend->texts().contains(QStringLiteral("workload jpeg")));
+
+    // The hover read-out says the time and the watts of the sample under the pointer.
+    QLabel* readout = view.chartPanel()->readout();
+    view.chart()->redraw();
+    QSignalSpy hovered(view.chart(), &jb::ChartFrame::hovered);
+    auto* plot = view.chart()->findChild<QGraphicsView*>();
+    QVERIFY(plot);
+    for (int x = 0; x < plot->width() && hovered.isEmpty(); x += 4)
+        QTest::mouseMove(plot->viewport(), QPoint(x, plot->height() / 2));
+    QVERIFY(!hovered.isEmpty());
+    const QString said = hovered.last()[0].toString();
+    QVERIFY2(said.contains(QStringLiteral(" s ")) && said.contains(QStringLiteral(" W")), qPrintable(said));
+    QCOMPARE(readout->text(), said);
 }
 
 void TestRecordView::brokenFileIsRefusedByName()

@@ -491,6 +491,35 @@ private slots:
         QVERIFY(!p->compareVisible());
     }
 
+    // "Compare two…" compares the two records opened last (A the older), not the first two tabs.
+    void compareTwoTakesTheRecordsJustOpened()
+    {
+        auto p = page();
+        const QString c = dir_.filePath(QStringLiteral("third.json"));
+        QFile::remove(c);
+        QVERIFY(QFile::copy(a_, c));
+        QVERIFY(openAndWait(*p, {a_, b_}));
+        QVERIFY(openAndWait(*p, {c}));
+        QCOMPARE(p->tabCount(), 3);
+        p->showCompare();
+        CompareView* cv = p->compareView();
+        QCOMPARE(cv->candidateCount(), 3);
+        QCOMPARE(cv->indexA(), 1);  // b_
+        QCOMPARE(cv->indexB(), 2);  // the third, opened last
+        QVERIFY(cv->comparison());
+        // The user's own pick stays while nothing new is opened.
+        cv->compare(0, 2);
+        p->setCurrentRecordTab(0);
+        p->showCompare();
+        QCOMPARE(cv->indexA(), 0);
+        QCOMPARE(cv->indexB(), 2);
+        // Opening a_ again brings it forward: the pair is the third and a_.
+        p->openRecord(a_);
+        p->showCompare();
+        QCOMPARE(cv->indexA(), 2);
+        QCOMPARE(cv->indexB(), 0);
+    }
+
     void reopeningBringsTheTabForward()
     {
         auto p = page();

@@ -348,6 +348,38 @@ private Q_SLOTS:
                  qPrintable(page.statusText()));
     }
 
+    // The dry run checks what it can: a program that is not there is named (in the banner and
+    // the row), the command shows with {run_dir} filled, and Run All stays off.
+    void dryRunNamesAMissingProgram()
+    {
+        Bench b;
+        b.add(jbtest::workerJob("a", {}));
+        json missing = jbtest::workerJob("m", {});
+        missing["argv"] = {"/nonexistent/train", "--out", "{run_dir}"};
+        b.add(missing);
+        b.write();
+        jb::JobsPage page;
+        QVERIFY(page.loadJobFile(b.path));
+        QVERIFY(button(page, "runAll")->isEnabled());
+        QSignalSpy finished(&page, &jb::JobsPage::queueFinished);
+        QVERIFY(page.dryRun());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(page.dryRunBlocked());
+        QVERIFY2(page.bannerText().contains(QStringLiteral("m: the program /nonexistent/train does not exist")),
+                 qPrintable(page.bannerText()));
+        QCOMPARE(cell(page, "m", jb::JobTableModel::Status),
+                 QStringLiteral("would fail: the program /nonexistent/train does not exist"));
+        QCOMPARE(cell(page, "a", jb::JobTableModel::Status), QStringLiteral("would run"));
+        const QString runDir = QString::fromStdString(b.out + "/m/driver_<start time>");
+        QCOMPARE(cell(page, "m", jb::JobTableModel::Command), QStringLiteral("/nonexistent/train --out '%1'").arg(runDir));
+        QVERIFY(!cell(page, "a", jb::JobTableModel::Command).contains(QStringLiteral("{run_dir}")));
+        QVERIFY(!button(page, "runAll")->isEnabled());
+        QVERIFY(!fs::exists(b.out));
+        // Loading the file again (fixed, say) lets Run All on again.
+        QVERIFY(page.loadJobFile(b.path));
+        QVERIFY(button(page, "runAll")->isEnabled());
+    }
+
     void refusedQueueSaysWhy()
     {
         Bench b;

@@ -5,6 +5,8 @@
 // ran (the same figures, round by round, through the live path), and the real
 // counter button is off with its reason, or runs a real session on a fake powercap zone.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
+#include "../UiClip.h"
+#include "MainWindow.h"
 #include "chart/PowerChart.h"
 #include "common/Format.h"
 #include "noise/NoiseCharts.h"
@@ -90,6 +92,8 @@ private slots:
     void coarseRecordIsPlannedByItsCadence();
     void realButtonOffWithTheReason();
     void realCounterRunsASession();
+    void fitsTheLaptopSize_data();
+    void fitsTheLaptopSize();
 
 private:
     jb::NoiseLabOptions options(bool start = true) const;
@@ -178,6 +182,9 @@ void TestNoiseLabPage::noiseSliderDropsTheVerdict()
     QVERIFY2(v == QStringLiteral("relative-only") || v == QStringLiteral("noisy") ||
                  v == QStringLiteral("unusable"),
              qPrintable(v));
+    // The verdict counts start again at the new noise: the rounds since, not the clean ones before.
+    QVERIFY2(page.banner()->detailText().startsWith(QStringLiteral("Last 3 rounds: ")),
+             qPrintable(page.banner()->detailText()));
     QCOMPARE(v, QString::fromStdString(*c.verdict));
 
     // The idle noise shown is measured since the change only: about 5 W, not a mix with 0.15.
@@ -293,6 +300,11 @@ void TestNoiseLabPage::plannerUnreachableSaysWhatIsNeeded()
     const double sd = page.noise()->idle_sd_w;
     QCOMPARE(p->outcome()->needed_marginal_w, 10.0 * sd);
     QVERIFY2(p->detailText().contains(QStringLiteral("marginal power above")), qPrintable(p->detailText()));
+    // Not "however long the run" beside an Allan curve that falls with averaging: what averaging
+    // changes (the sample period) and what it does not (more rounds, longer windows).
+    QVERIFY2(p->detailText().contains(QStringLiteral("More rounds or a longer busy window do not change that")),
+             qPrintable(p->detailText()));
+    QVERIFY(p->detailText().contains(QStringLiteral("a longer sample period raises the ratio")));
     QVERIFY(p->detailText().contains(jb::fmt::significant(10.0 * sd, 3) + QStringLiteral(" W")));
     QVERIFY(!p->applyButton()->isEnabled());
 
@@ -582,3 +594,32 @@ void TestNoiseLabPage::realCounterRunsASession()
 
 QTEST_MAIN(TestNoiseLabPage)
 #include "tst_noiselabpage.moc"
+
+void TestNoiseLabPage::fitsTheLaptopSize_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1600x1000") << QSize(1600, 1000);
+}
+
+// In the window at 1280x720 (and 1600x1000), a few rounds in: no button, box or one-line label
+// narrower than its text or outside the window, and the power chart keeps a readable height.
+void TestNoiseLabPage::fitsTheLaptopSize()
+{
+    QFETCH(QSize, size);
+    jb::MainWindow w;
+    auto* page = new NoiseLabPage(options(false));
+    w.addPage(page, QStringLiteral("Noise lab"));
+    w.resize(size);
+    w.show();
+    w.showPage(page);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    page->startSimulated();
+    page->simSource()->stop();
+    QSignalSpy rounds(page, &NoiseLabPage::roundShown);
+    runRounds(*page, rounds, 3);
+    QCoreApplication::processEvents();
+    const QStringList clipped = jbtest::clippedWidgets(page);
+    QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+    QVERIFY2(page->trace()->height() >= 200, qPrintable(QString::number(page->trace()->height())));
+}

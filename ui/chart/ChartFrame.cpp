@@ -37,6 +37,7 @@ struct ChartFrame::Frame {
     QPointer<QValueAxis> fitted;
     std::optional<std::pair<double, double>> fitted_range;
     bool fitting = false;
+    bool hover_tooltip = true;
 };
 
 namespace {
@@ -243,11 +244,18 @@ void ChartFrame::paintBeneath(QPainter*, const QRectF&) const {}
 
 void ChartFrame::showHover(const QString& text, const QPoint& globalPos)
 {
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(globalPos, text, f_->view);
+    if (f_->hover_tooltip) {
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(globalPos, text, f_->view);
+    }
     emit hovered(text);
+}
+
+void ChartFrame::setHoverTooltip(bool on)
+{
+    f_->hover_tooltip = on;
 }
 
 void ChartFrame::hoverPoints(QXYSeries* series, std::function<QString(qsizetype)> describe)

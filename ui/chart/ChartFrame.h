@@ -116,6 +116,8 @@ protected:
 
     // The tooltip at globalPos and hovered() say text; an empty text hides the tooltip.
     void showHover(const QString& text, const QPoint& globalPos);
+    // Off: hovering only emits hovered(), for a read-out beside the plot (no tooltip over the data).
+    void setHoverTooltip(bool on);
     // Hovering a point of series shows describe(the point's index in series) at the pointer.
     void hoverPoints(QXYSeries* series, std::function<QString(qsizetype index)> describe);
 

@@ -1,5 +1,6 @@
 #include "chart/ChartPanel.h"
 
+#include "chart/ChartLegend.h"
 #include "chart/PowerChart.h"
 
 #include <QHBoxLayout>
@@ -16,7 +17,8 @@ ChartPanel::ChartPanel(QWidget* parent)
       follow_(new QToolButton(this)),
       freeze_(new QToolButton(this)),
       reset_(new QToolButton(this)),
-      readout_(new QLabel(this))
+      readout_(new QLabel(this)),
+      legend_(new ChartLegend(this))
 {
     follow_->setText(tr("Follow"));
     follow_->setObjectName(QStringLiteral("followButton"));
@@ -37,20 +39,26 @@ ChartPanel::ChartPanel(QWidget* parent)
     readout_->setTextFormat(Qt::PlainText);
     readout_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     readout_->setText(tr("wheel: zoom · drag: zoom to span · right-drag: pan"));
+    readout_->setToolTip(tr("Hover the plot: the sample under the pointer (seconds, watts, the round or bracket "
+                            "it lies in).\nWheel: zoom · drag: zoom to a span · right or middle drag, arrow "
+                            "keys: pan · double-click or Home: reset"));
     readout_->setStyleSheet(QStringLiteral("color: palette(dark);"));
+    readout_->setMinimumWidth(0);
+    readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     toolbar_->setContentsMargins(0, 0, 0, 0);
     toolbar_->addWidget(follow_);
     toolbar_->addWidget(freeze_);
     toolbar_->addWidget(reset_);
-    toolbar_->addStretch(1);
-    toolbar_->addWidget(readout_);
+    toolbar_->addWidget(readout_, 1);
 
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
     v->addLayout(toolbar_);
     v->addWidget(chart_, 1);
+    v->addWidget(legend_);
+    legend_->hide();
 
     connect(follow_, &QToolButton::toggled, chart_, &PowerChart::setFollowing);
     connect(chart_, &PowerChart::followingChanged, follow_, &QToolButton::setChecked);
@@ -59,7 +67,9 @@ ChartPanel::ChartPanel(QWidget* parent)
     connect(reset_, &QToolButton::clicked, chart_, &PowerChart::resetView);
     connect(chart_, &PowerChart::hovered, this, [this](const QString& text) {
         readout_->setText(text.isEmpty() ? tr("wheel: zoom · drag: zoom to span · right-drag: pan") : text);
+        readout_->setStyleSheet(text.isEmpty() ? QStringLiteral("color: palette(dark);") : QString());
     });
+    connect(chart_, &PowerChart::legendChanged, this, [this] { legend_->setEntries(chart_->legend()); });
 }
 
 }  // namespace jb

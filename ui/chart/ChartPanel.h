@@ -1,6 +1,7 @@
 #pragma once
 // The power chart with its view controls: follow the newest samples, freeze, reset, and a
-// readout of the hovered sample. Free of Qt Charts (PowerChart is the adapter).
+// readout of the hovered sample
+// above the plot (never over it), and the legend below it. Free of Qt Charts (PowerChart is the adapter).
 #include <QWidget>
 
 class QHBoxLayout;
@@ -9,6 +10,7 @@ class QToolButton;
 
 namespace jb {
 
+class ChartLegend;
 class PowerChart;
 
 class ChartPanel : public QWidget {
@@ -21,6 +23,8 @@ public:
     QToolButton* followButton() const { return follow_; }
     QToolButton* freezeButton() const { return freeze_; }
     QToolButton* resetButton() const { return reset_; }
+    ChartLegend* legend() const { return legend_; }  // every mark of the chart, named
+    QLabel* readout() const { return readout_; }     // the hovered sample: time, W, what it lies in
 
 private:
     PowerChart* chart_;
@@ -29,6 +33,7 @@ private:
     QToolButton* freeze_;
     QToolButton* reset_;
     QLabel* readout_;
+    ChartLegend* legend_;
 };
 
 }  // namespace jb

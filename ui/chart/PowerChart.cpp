@@ -83,6 +83,7 @@ struct PowerChart::Impl {
     std::int64_t redraws = 0;
     std::optional<PlotPoint> hover;
     std::optional<PlotPoint> exportHover;  // the marker put aside while exporting
+    std::vector<LegendEntry> shownLegend;  // as last announced by legendChanged
 
     explicit Impl(PowerChart* owner) : q(owner) {}
 
@@ -126,6 +127,14 @@ struct PowerChart::Impl {
         changed(vp.setRange(min, max));
     }
     void hoverAt(QPointF viewPos, QPoint globalPos);
+    void legendMayHaveChanged()
+    {
+        std::vector<LegendEntry> now = q->legend();
+        if (now == shownLegend)
+            return;
+        shownLegend = std::move(now);
+        emit q->legendChanged();
+    }
     void clearHover()
     {
         if (!hover)
@@ -177,8 +186,9 @@ PowerChart::PowerChart(QWidget* parent) : ChartFrame(powerLook(), parent), d(std
     d->view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     d->view->setMouseTracking(true);
     d->view->setFocusPolicy(Qt::StrongFocus);
-    d->view->setToolTip(QStringLiteral("Wheel: zoom · drag: zoom to a span · right or middle drag, "
-                                       "arrow keys: pan · double-click or Home: reset"));
+    // What is under the pointer goes to the panel's read-out above the plot (hovered()): no
+    // tooltip over the data. The controls are spelled out there while nothing is hovered.
+    setHoverTooltip(false);
 
     d->timer.setInterval(kRedrawIntervalMs);
     connect(&d->timer, &QTimer::timeout, this, [this] {
@@ -209,6 +219,7 @@ void PowerChart::setSource(std::shared_ptr<const SampleStore> store, std::int64_
         showPlaceholder(d->placeholder);
     d->clearHover();
     d->dirty = true;
+    d->legendMayHaveChanged();
 }
 
 void PowerChart::setLive(bool live)
@@ -225,23 +236,70 @@ void PowerChart::clear(const QString& placeholder)
     d->placeholder = placeholder;
     showPlaceholder(placeholder);
     redraw();
+    d->legendMayHaveChanged();
 }
 
 void PowerChart::setShades(std::vector<ChartShade> shades)
 {
     d->shades = std::move(shades);
     d->stale = true;
+    d->legendMayHaveChanged();
 }
 
 void PowerChart::setBands(std::vector<ChartBand> bands)
 {
     d->bands = std::move(bands);
     d->stale = true;  // the y range takes the bands in
+    d->legendMayHaveChanged();
 }
 
 void PowerChart::setSeriesName(const QString& name)
 {
     d->series->setName(name);
+    d->legendMayHaveChanged();
+}
+
+std::vector<LegendEntry> PowerChart::legend() const
+{
+    std::vector<LegendEntry> out;
+    if (!d->store)
+        return out;
+    const QString name = d->series->name();
+    out.push_back({LegendEntry::Line, d->series->pen().color(),
+                   name.isEmpty() ? QStringLiteral("power (W)") : QStringLiteral("%1 power (W)").arg(name),
+                   QStringLiteral("The counter's power: each sample's energy over its interval")});
+    if (d->shades.empty() || d->shades.front().t0_s > 0)
+        out.push_back({LegendEntry::Unshaded, QColor(), QStringLiteral("unshaded: child starting"),
+                       QStringLiteral("Before the first idle bracket the child loads its jobs; no figure "
+                                      "uses these seconds")});
+    auto add = [&out](LegendEntry e) {
+        for (const LegendEntry& x : out)
+            if (x.mark == e.mark && x.text == e.text)
+                return;
+        out.push_back(std::move(e));
+    };
+    bool baseline = false;
+    for (const ChartShade& s : d->shades) {
+        if (s.kind == ChartShade::Idle)
+            add({LegendEntry::Fill, s.color, QStringLiteral("idle bracket"),
+                 QStringLiteral("Idle brackets: the machine at rest before each round and after the last")});
+        baseline = baseline || s.baseline_w.has_value();
+    }
+    if (!d->bands.empty())
+        add({LegendEntry::Band, palette::bandFill(), QStringLiteral("idle mean ± 1 sd"),
+             QStringLiteral("The dark box: an idle bracket's mean power (its line) and one standard deviation "
+                            "either side")});
+    for (const ChartShade& s : d->shades)
+        if (s.kind == ChartShade::Busy && !s.legend.isEmpty())
+            add({LegendEntry::Fill, s.color, s.legend,
+                 QStringLiteral("Busy windows (the rounds), coloured by %1")
+                     .arg(s.legend.startsWith(QStringLiteral("workload")) ? QStringLiteral("workload")
+                                                                          : QStringLiteral("verdict"))});
+    if (baseline)
+        add({LegendEntry::DashedLine, palette::bandMean(), QStringLiteral("idle baseline"),
+             QStringLiteral("The dashed line: the idle power under a round (the mean of the brackets either "
+                            "side); the round's marginal energy is what lies above it")});
+    return out;
 }
 
 void PowerChart::setMinimumSpan(double seconds)

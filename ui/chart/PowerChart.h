@@ -34,12 +34,23 @@ struct ChartShade {
     QColor color;
     QString label;                     // what hovering over it says ("round 2 busy: clean")
     std::optional<double> baseline_w;  // busy: the idle power the marginal energy is above
+    QString legend;                    // its entry in the legend ("clean", "decode-png"); empty: none
 };
 
 // An idle bracket's mean power with a +/- one standard deviation band.
 struct ChartBand {
     double t0_s = 0, t1_s = 0;
     double mean_w = 0, sd_w = 0;
+};
+
+// One entry of the chart's legend: a mark as the chart draws it, and what it means.
+struct LegendEntry {
+    enum Mark { Line, Fill, DashedLine, Band, Unshaded };
+    Mark mark = Fill;
+    QColor color;
+    QString text;  // "idle bracket", "round: clean", "workload png"
+    QString tip;   // the longer explanation (the entry's tooltip)
+    bool operator==(const LegendEntry&) const = default;
 };
 
 class PowerChart : public ChartFrame {
@@ -92,6 +103,10 @@ public:
     // busy: clean").
     QString describeAt(double t_s) const;
 
+    // Every mark the chart draws now, named: the power line, the unshaded start, idle brackets,
+    // idle mean +- sd bands, each busy kind (verdict or workload), the dashed baseline.
+    std::vector<LegendEntry> legend() const;
+
     // Export (ChartFrame's renderTo, toImage, savePng, saveSvg) shows it as seen, without the
     // hover marker.
 
@@ -99,6 +114,7 @@ signals:
     void followingChanged(bool following);
     void frozenChanged(bool frozen);
     void visibleRangeChanged(double t0_s, double t1_s);
+    void legendChanged();  // legend() says something else
 
 protected:
     void showEvent(QShowEvent* e) override;

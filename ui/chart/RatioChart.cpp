@@ -29,6 +29,7 @@ ChartLook ratioLook()
 }
 
 constexpr double kOffset = 0.16;  // energy above the child's row, time below
+constexpr int kMaxLabel = 28;     // characters of a workload's name on the axis
 
 }  // namespace
 
@@ -109,8 +110,16 @@ void RatioChart::setComparison(const ComparisonRecord& c)
     d->range = {sc.lo, sc.hi};
     ay->setRange(-0.5, n - 0.5);
     ay->setStartValue(-0.5);
-    for (int i = 0; i < n; ++i)
-        ay->append(QString::fromStdString(c.children[std::size_t(n - 1 - i)].name), i + 0.5);
+    // Whole labels, never Qt's "...": a long name (a command line) is shortened in its middle,
+    // where the differing tail of a command line is kept.
+    ax->setTruncateLabels(false);
+    ay->setTruncateLabels(false);
+    for (int i = 0; i < n; ++i) {
+        QString name = QString::fromStdString(c.children[std::size_t(n - 1 - i)].name);
+        if (name.size() > kMaxLabel)
+            name = name.left(kMaxLabel / 2 - 1) + QStringLiteral("…") + name.right(kMaxLabel / 2 - 1);
+        ay->append(name, i + 0.5);
+    }
     chart()->legend()->show();
     chart()->legend()->setAlignment(Qt::AlignTop);
     chart()->setTitle(tr("Ratio to the baseline, with 95% intervals"));

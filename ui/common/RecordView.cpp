@@ -53,6 +53,9 @@ RecordView::RecordView(QWidget* parent)
     connect(model_, &QAbstractItemModel::modelReset, table_, fit);
     connect(model_, &QAbstractItemModel::dataChanged, table_, fit);
     table_->horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // An interleaved run's workload column, beside the round number; hidden for one workload.
+    table_->horizontalHeader()->moveSection(RoundsModel::WorkloadCol, RoundsModel::RoundCol + 1);
+    table_->setColumnHidden(RoundsModel::WorkloadCol, true);
     table_->setWordWrap(false);
 
     summary_->setObjectName(QStringLiteral("summaryStrip"));
@@ -162,6 +165,8 @@ void RecordView::showRecord(const Record& r)
         origin = std::min(origin, *f);
     origin_ns_ = origin == std::numeric_limits<std::int64_t>::max() ? 0 : origin;
     model_->setRounds(r.rounds);
+    model_->setWorkloads({}, {});
+    table_->setColumnHidden(RoundsModel::WorkloadCol, true);
     setCounters(r.wholeDeviceCounters());
     chart()->setMinimumSpan(0.001);
     chart()->resetView();
@@ -177,6 +182,7 @@ void RecordView::beginLive(std::int64_t origin_ns, StoreList stores, double expe
     origin_ns_ = origin_ns;
     timeline_.clear();
     model_->clear();
+    table_->setColumnHidden(RoundsModel::WorkloadCol, true);
     std::vector<std::string> specs;
     for (const auto& [spec, _] : stores_)
         specs.push_back(spec);
@@ -190,6 +196,8 @@ void RecordView::beginLive(std::int64_t origin_ns, StoreList stores, double expe
 
 void RecordView::setWorkloads(std::vector<std::string> names, std::vector<int> workload_of_round)
 {
+    model_->setWorkloads(names, workload_of_round);
+    table_->setColumnHidden(RoundsModel::WorkloadCol, names.empty());
     timeline_.setWorkloads(std::move(names), std::move(workload_of_round));
     refreshOverlays();
 }

@@ -73,6 +73,25 @@ void RoundsModel::setRound(int index, const Round& round)
 void RoundsModel::clear()
 {
     setRounds({});
+    setWorkloads({}, {});
+}
+
+void RoundsModel::setWorkloads(std::vector<std::string> names, std::vector<int> of_round)
+{
+    workload_names_ = std::move(names);
+    workload_of_round_ = std::move(of_round);
+    if (!rounds_.empty())
+        emit dataChanged(index(0, WorkloadCol), index(int(rounds_.size()) - 1, WorkloadCol));
+}
+
+QString RoundsModel::workloadOf(int row) const
+{
+    if (row < 0 || std::size_t(row) >= workload_of_round_.size())
+        return {};
+    const int w = workload_of_round_[std::size_t(row)];
+    if (w < 0 || std::size_t(w) >= workload_names_.size())
+        return {};
+    return QString::fromStdString(workload_names_[std::size_t(w)]);
 }
 
 int RoundsModel::rowCount(const QModelIndex& parent) const
@@ -95,16 +114,22 @@ QVariant RoundsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         if (index.column() == RoundCol)
             return QString::number(index.row() + 1);
+        if (index.column() == WorkloadCol)
+            return workloadOf(index.row());
         return display(r, c, index.column());
     case SortRole:
         if (index.column() == RoundCol)
             return index.row() + 1;
+        if (index.column() == WorkloadCol)
+            return workloadOf(index.row());
         return raw(r, c, index.column());
     case VerdictRole:
         return c && c->verdict ? QString::fromStdString(*c->verdict) : QString();
     case Qt::ToolTipRole:
         return tooltip(r, c, index.column());
     case Qt::TextAlignmentRole:
+        if (index.column() == WorkloadCol)
+            return int(Qt::AlignLeft | Qt::AlignVCenter);
         if (index.column() == VerdictCol)
             return int(Qt::AlignCenter);
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -233,6 +258,8 @@ QVariant RoundsModel::headerData(int section, Qt::Orientation o, int role) const
         return QStringLiteral("Ratio");
     case VerdictCol:
         return QStringLiteral("Verdict");
+    case WorkloadCol:
+        return QStringLiteral("Workload");
     }
     return {};
 }

@@ -26,6 +26,7 @@ public:
         JPerDecodeCol,
         RatioCol,
         VerdictCol,
+        WorkloadCol,  // an interleaved run's: which workload the round ran (the view shows it second)
         ColumnCount
     };
     enum Role {
@@ -42,6 +43,9 @@ public:
     void setRound(int index, const Round& round);
     void clear();
     const std::vector<Round>& rounds() const { return rounds_; }
+    // An interleaved run: round i ran workload names[of_round[i]] (empty: one workload).
+    void setWorkloads(std::vector<std::string> names, std::vector<int> of_round);
+    bool hasWorkloads() const { return !workload_names_.empty(); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -53,8 +57,12 @@ private:
     QVariant raw(const Round& r, const CounterRound* c, int column) const;
     QString tooltip(const Round& r, const CounterRound* c, int column) const;
 
+    QString workloadOf(int row) const;
+
     std::string spec_;
     std::vector<Round> rounds_;
+    std::vector<std::string> workload_names_;
+    std::vector<int> workload_of_round_;
 };
 
 }  // namespace jb

@@ -31,12 +31,14 @@ std::vector<ChartShade> chartShades(const RunState& run, const std::string& spec
         } else {
             c.color = palette::busyPending();
             c.label = QStringLiteral("round %1 busy").arg(s.round + 1);
+            c.legend = QStringLiteral("round, no figures yet");
             // Several workloads: each one's windows in its own colour, the verdict in the label.
             const int w = run.workloadOfRound(s.round);
             if (w >= 0) {
                 c.color = palette::workload(w);
                 c.color.setAlpha(70);
                 c.label += QStringLiteral(" · ") + QString::fromStdString(run.workloads()[std::size_t(w)]);
+                c.legend = QStringLiteral("workload ") + QString::fromStdString(run.workloads()[std::size_t(w)]);
             }
             const Round* r = run.roundAt(s.round);
             const CounterRound* cr = r ? r->counter(spec) : nullptr;
@@ -45,6 +47,7 @@ std::vector<ChartShade> chartShades(const RunState& run, const std::string& spec
                 if (w < 0) {
                     c.color = vs.background;
                     c.color.setAlpha(cr->verdict ? 55 : 110);  // grey "no verdict" must not pass for idle
+                    c.legend = QStringLiteral("round: ") + vs.text;
                 }
                 c.label += QStringLiteral(": ") + vs.text;
                 if (cr->ratio)

@@ -64,12 +64,28 @@ InspectorPage::InspectorPage(QWidget* parent)
     compareButton_->setToolButtonStyle(Qt::ToolButtonTextOnly);
     compareButton_->setEnabled(false);
     connect(compareButton_, &QToolButton::clicked, this, &InspectorPage::showCompare);
+    addToLibrary_ = new QToolButton(this);
+    addToLibrary_->setObjectName(QStringLiteral("addToLibraryButton"));
+    addToLibrary_->setText(tr("Add to Library"));
+    addToLibrary_->setToolTip(tr("Index the record shown in the Library page (records opened here are not added "
+                                 "by themselves; the runs the dashboard saves are)"));
+    addToLibrary_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    addToLibrary_->setEnabled(false);
+    connect(addToLibrary_, &QToolButton::clicked, this, [this] {
+        if (RecordTab* t = currentRecordTab()) {
+            status_->setText(tr("Adding %1 to the library…").arg(QFileInfo(t->path()).fileName()));
+            emit addToLibraryRequested(t->path());
+        }
+    });
+    connect(this, &InspectorPage::currentRecordChanged, this,
+            [this] { addToLibrary_->setEnabled(currentRecordTab() != nullptr); });
     status_->setObjectName(QStringLiteral("inspectorStatus"));
     status_->setStyleSheet(QStringLiteral("color: palette(dark);"));
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
     bar->addWidget(open);
     bar->addWidget(compareButton_);
+    bar->addWidget(addToLibrary_);
     bar->addSpacing(12);
     bar->addWidget(status_, 1);
 
@@ -183,11 +199,34 @@ bool InspectorPage::compareVisible() const
     return tabs_->indexOf(compareHolder_) >= 0;
 }
 
+void InspectorPage::libraryAdded(const QString& path, const QString& error)
+{
+    status_->setText(error.isEmpty() ? tr("Added %1 to the library").arg(path)
+                                     : tr("Not added to the library: %1").arg(error));
+}
+
 void InspectorPage::showCompare()
 {
     refreshCompare();
     if (compare_->candidateCount() < 2)
         return;
+    if (!pairPicked_) {
+        // The candidates are the loaded record tabs, in tab order.
+        QStringList loaded;
+        for (int i = 0; i < tabCount(); ++i)
+            if (recordTab(i)->isLoaded())
+                loaded << recordTab(i)->path();
+        int newer = -1, older = -1;
+        for (auto it = openOrder_.crbegin(); it != openOrder_.crend() && older < 0; ++it) {
+            const int at = int(loaded.indexOf(*it));
+            if (at < 0)
+                continue;
+            (newer < 0 ? newer : older) = at;
+        }
+        if (older >= 0)
+            compare_->compare(older, newer);
+        pairPicked_ = true;
+    }
     if (!compareVisible())
         tabs_->addTab(compareHolder_, tr("Compare"));
     tabs_->setCurrentWidget(compareHolder_);
@@ -270,6 +309,9 @@ void InspectorPage::openRecord(const QString& path)
         openComparison(abs);
         return;
     }
+    openOrder_.removeAll(abs);
+    openOrder_ << abs;
+    pairPicked_ = false;
     if (const int i = indexOfPath(abs); i >= 0) {
         setCurrentRecordTab(i);
         if (recordTab(i)->isLoaded())

@@ -62,6 +62,8 @@ public:
     // The Compare tab (shown once two records are loaded).
     CompareView* compareView() const { return compare_; }
     bool compareVisible() const;
+    // Shows the Compare tab; the pair is the two records opened last (A the older), unless none
+    // was opened since the last pair was shown (then A and B stay as the user left them).
     void showCompare();
     QTabWidget* tabs() const { return tabs_; }
 
@@ -76,8 +78,14 @@ public:
     // Which files to open: default a file dialog.
     std::function<QStringList()> askOpenPaths;
 
+    // The library's answer to addToLibraryRequested: shown in the page's status line.
+    void libraryAdded(const QString& path, const QString& error);
+
 signals:
     void recordOpened(const QString& path);
+    // The user asked for the current record to join the library (records are not added on
+    // opening: test fixtures and others' files stay out unless asked for).
+    void addToLibraryRequested(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void loadingChanged(bool loading);
     void currentRecordChanged();
@@ -97,9 +105,14 @@ private:
     RecordLoader* loader_;
     QStackedWidget* stack_;
     QTabWidget* tabs_;
+    // Record paths in the order they were opened (or brought forward), newest last: "Compare
+    // two…" compares the two newest, until the user picks others.
+    QStringList openOrder_;
+    bool pairPicked_ = false;
     CompareView* compare_;
     QLabel* status_;
     QToolButton* compareButton_;
+    QToolButton* addToLibrary_;
     QWidget* compareHolder_;
     QHash<int, QPointer<RecordTab>> loads_;  // load id -> the tab waiting for it
 };

@@ -165,7 +165,7 @@ QString statusText(const JobRow& row)
     else if (row.state == RowState::NotRun)
         text = tr("not run");
     else if (row.state == RowState::WouldRun)
-        text = tr("would run");
+        text = row.dry_problems.isEmpty() ? tr("would run") : tr("would fail: %1").arg(row.dry_problems.first());
     else if (row.state == RowState::Failed)
         text = tr("failed (no folder)");
     else if (!row.remote_state.isEmpty() && (row.state == RowState::Queued || row.state == RowState::Running))
@@ -219,7 +219,10 @@ QString statusTooltip(const JobRow& row)
         t = tr("Several manifests, or one that cannot be read: left untouched.");
         break;
     case RowState::WouldRun:
-        t = tr("The dry run would start it on GPU %1: %2").arg(row.gpu_spec, row.argv.join(QLatin1Char(' ')));
+        t = tr("The dry run would start it on GPU %1: %2")
+                .arg(row.gpu_spec, row.command.isEmpty() ? row.argv.join(QLatin1Char(' ')) : row.command);
+        for (const QString& p : row.dry_problems)
+            t += tr("\nWould fail: %1").arg(p);
         break;
     case RowState::Failed:
         t = tr("No run folder could be made, so nothing was recorded.");

@@ -36,6 +36,8 @@ struct JobRow {
     int gpu = -1;      // the physical GPU it runs or ran on (-1: not yet)
     double timeout_s = 0;
     QStringList argv;
+    QString command;            // the dry run's command, placeholders filled (empty: not checked)
+    QStringList dry_problems;   // what the dry run found would make it fail
     RowState state = RowState::NotRun;
     std::optional<JobStatus> status;  // Finished and Preserved
     std::optional<int> return_code;

@@ -209,6 +209,24 @@ void JobTableModel::markWouldRun(const QString& name, const QString& gpu, const 
     }
 }
 
+// The command as the dry run resolved it, else as the job file gives it.
+QString JobTableModel::commandText(const JobRow& r)
+{
+    return r.command.isEmpty() ? r.argv.join(QLatin1Char(' ')) : r.command;
+}
+
+void JobTableModel::setDryRun(const DryRunReport& report)
+{
+    for (const DryRunJob& j : report.jobs)
+        if (JobRow* r = find(QString::fromStdString(j.name))) {
+            r->command = QString::fromStdString(j.commandLine());
+            r->dry_problems.clear();
+            for (const std::string& p : j.problems)
+                r->dry_problems << QString::fromStdString(p);
+            rowChanged(rowOf(r->name));
+        }
+}
+
 void JobTableModel::markFailed(const QString& name, const QString& message)
 {
     if (JobRow* r = find(name)) {
@@ -322,6 +340,8 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const
             return tr("The job's exit code; -N: signal N ended it");
         case Folder:
             return r.manifest_path.isEmpty() ? r.run_dir : r.manifest_path;
+        case Command:
+            return r.dry_problems.isEmpty() ? commandText(r) : commandText(r) + QLatin1Char('\n') + r.dry_problems.join(QLatin1Char('\n'));
         }
         return {};
     case SortRole:
@@ -373,6 +393,8 @@ QVariant JobTableModel::data(const QModelIndex& index, int role) const
         if (!outputRoot_.isEmpty() && r.run_dir.startsWith(outputRoot_ + QLatin1Char('/')))
             return r.run_dir.mid(outputRoot_.size() + 1);
         return r.run_dir;
+    case Command:
+        return commandText(r);
     }
     return {};
 }
@@ -416,6 +438,8 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Exit code");
     case Folder:
         return tr("Run folder");
+    case Command:
+        return tr("Command");
     }
     return {};
 }

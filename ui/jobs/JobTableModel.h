@@ -3,6 +3,7 @@
 // disk (RunFolders, when a file is loaded or refreshed) and by the queue's signals while it
 // runs; the rules of what each cell says live in JobRow.h.
 #include "jobs/JobRow.h"
+#include <jb/jobs/DryRun.h>
 #include <jb/jobs/JobFile.h>
 
 #include <QAbstractTableModel>
@@ -26,6 +27,7 @@ public:
         Marginal,
         ExitCode,
         Folder,
+        Command,  // the command as it runs ({run_dir} filled by the dry run)
         ColumnCount
     };
     enum Role {
@@ -61,6 +63,8 @@ public:
     void markPreserved(const QString& name, const QString& manifestPath);  // reads the manifest
     void markSkipped(const QString& name, jb::DiskState state, const QString& detail);
     void markWouldRun(const QString& name, const QString& gpu, const QStringList& argv);
+    // The dry run's checks (core/jobs/DryRun): each job's filled command and its problems.
+    void setDryRun(const DryRunReport& report);
     void markFailed(const QString& name, const QString& message);
     // The queue is over: rows it never started go back to NotRun, saying why.
     void markNotStarted(const QString& why);
@@ -74,6 +78,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    static QString commandText(const JobRow& r);
     JobRow* find(const QString& name);
     void rowChanged(int row);
 

@@ -63,7 +63,8 @@ JobsPage::JobsPage(QWidget* parent)
     refresh_ = button(tr("Refresh"), QStyle::SP_BrowserReload,
                       tr("Read the job file again and look at its run folders on disk"));
     dryRun_ = button(tr("Dry Run"), QStyle::SP_FileDialogContentsView,
-                     tr("Check the source and say which jobs would run where; starts and creates nothing"));
+                     tr("Check the source, each job's program and files, the GPUs and NVML, and show each "
+                        "command as it would run; starts and creates nothing"));
     runAll_ = button(tr("Run All"), QStyle::SP_MediaPlay,
                      tr("Run every job without a run folder, one per GPU at a time. Jobs with a manifest "
                         "are kept (preserved); orphaned folders are left for an audit."));
@@ -229,6 +230,7 @@ bool JobsPage::loadJobFile(const QString& path)
         setBanner(Banner::Warning, tr("A queue is running: stop it before loading a job file."));
         return false;
     }
+    dryBlocked_ = false;  // the file may have been fixed: the next dry run says
     const QString abs = QFileInfo(path).absoluteFilePath();
     const bool sameFile = abs == path_;
     path_ = abs;
@@ -375,7 +377,26 @@ bool JobsPage::runAll()
 
 bool JobsPage::dryRun()
 {
-    return startQueue(true);
+    if (!startQueue(true))
+        return false;
+    // What can be known before anything runs (the file was just read again): each command with
+    // its placeholders filled, its program and script present, the GPUs and NVML reachable.
+    const DryRunReport report = dryRunCheck(*file_, dryEnv_);
+    model_->setDryRun(report);
+    table_->resizeColumnToContents(JobTableModel::Command);
+    dryBlocked_ = report.blocking();
+    const QString notes = QString::fromStdString(report.notesText());
+    if (dryBlocked_)
+        setBanner(Banner::Error,
+                  tr("The dry run found %n problem(s) that would stop the jobs; Run All stays off until they "
+                     "are fixed (run the dry run again):\n%1",
+                     nullptr, report.problemCount())
+                      .arg(QString::fromStdString(report.text())) +
+                      (notes.isEmpty() ? QString() : QLatin1Char('\n') + notes));
+    else if (!notes.isEmpty())
+        setBanner(Banner::Warning, tr("Dry run: %1").arg(notes));
+    updateActions();
+    return true;
 }
 
 bool JobsPage::startQueue(bool dry)
@@ -497,6 +518,8 @@ void JobsPage::connectQueue()
                           tr("%n job(s) did not complete: hover over their status, or open "
                              "their manifest or log.",
                              nullptr, s.failed));
+            else if (s.dry_run && bannerLevel_ == Banner::Warning)
+                setBanner(Banner::Warning, bannerText() + tr("\nNothing was started or created."));
             else if (s.dry_run)
                 setBanner(Banner::Info,
                           tr("Dry run: nothing was started or created. Run All starts the jobs "
@@ -661,7 +684,10 @@ void JobsPage::updateActions()
     open_->setEnabled(!run);
     refresh_->setEnabled(!run && !path_.isEmpty());
     dryRun_->setEnabled(!run && loaded);
-    runAll_->setEnabled(!run && loaded);
+    runAll_->setEnabled(!run && loaded && !dryBlocked_);
+    runAll_->setToolTip(dryBlocked_ ? tr("The dry run found problems (see the banner): fix them and run it again")
+                                    : tr("Run every job without a run folder, one per GPU at a time. Jobs with a "
+                                         "manifest are kept (preserved); orphaned folders are left for an audit."));
     stop_->setEnabled(run);
     cancelJob_->setEnabled(run && !dry_ && r &&
                            (r->state == RowState::Running || r->state == RowState::Starting) &&

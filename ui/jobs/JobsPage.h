@@ -10,12 +10,14 @@
 // only add a second hop for the same signals. The one wait is the queue's destructor (a page
 // destroyed mid-run): it ends the running jobs and writes their manifests (`cancelled`) so no
 // folder is left orphaned; that takes up to the jobs' grace periods. Ask running() first.
+#include <jb/jobs/DryRun.h>
 #include <jb/jobs/JobExecutor.h>
 #include <jb/jobs/JobFile.h>
 #include <jb/jobs/JobQueue.h>
 #include <jb/live/JobTraces.h>
 
 #include <QString>
+
 #include <QWidget>
 
 #include <functional>
@@ -70,6 +72,12 @@ public:
     QString statusText() const;
 
     void setExecutorFactory(ExecutorFactory factory) { factory_ = std::move(factory); }
+    // What the dry run's checks look at (core/jobs/DryRun; default: this machine); tests set it.
+    void setDryRunEnvironment(DryRunEnvironment env) { dryEnv_ = std::move(env); }
+    // The last dry run found what would make Run All fail: Run All stays disabled until the
+    // file is loaded again or a dry run finds nothing.
+    bool dryRunBlocked() const { return dryBlocked_; }
+    QPushButton* runAllButton() const { return runAll_; }
     // Asked before the buttons cancel a job or stop the queue; tests replace it.
     std::function<bool(const QString& title, const QString& question)> confirm;
 
@@ -107,6 +115,8 @@ private:
     QString path_;
     std::optional<JobFile> file_;
     ExecutorFactory factory_;
+    DryRunEnvironment dryEnv_;
+    bool dryBlocked_ = false;
     std::unique_ptr<JobQueue> queue_;
     bool dry_ = false;
     JobTraces traces_;  // the launched jobs' live GPU memory and power

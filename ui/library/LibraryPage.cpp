@@ -229,8 +229,9 @@ void LibraryPage::addFile(const QString& path)
             auto added = addToLibrary(file, spec);
             return added ? QString() : QString::fromStdString(added.error());
         },
-        [this](const QString& error) {
+        [this, path](const QString& error) {
             --adding_;
+            emit fileAdded(path, error);
             if (!error.isEmpty())
                 status_->setText(tr("Not added to the library: %1").arg(error));
             else if (isVisible())

@@ -68,6 +68,8 @@ public slots:
     void addFile(const QString& path);
 
 signals:
+    // addFile's answer: error empty where the file joined the library.
+    void fileAdded(const QString& path, const QString& error);
     void openRecords(const QStringList& paths);
     // a and b as the table shows them; counter: the first selected row's (empty: any).
     void compareRecords(const QString& a, const QString& b, const QString& counter);

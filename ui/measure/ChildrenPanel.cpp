@@ -245,15 +245,17 @@ ChildrenPanel::ChildrenPanel(QWidget* parent)
     problem_->setObjectName(QStringLiteral("childrenProblem"));
     problem_->setWordWrap(true);
 
+    // Two short rows, not one wide one: the form keeps the width of its pane (1280x720 included).
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add_);
     buttons->addWidget(remove_);
-    buttons->addSpacing(12);
-    buttons->addWidget(new QLabel(tr("Warm-up blocks"), this));
-    buttons->addWidget(warmup_);
-    buttons->addSpacing(12);
-    buttons->addWidget(keepGoing_);
     buttons->addStretch(1);
+    auto* options = new QHBoxLayout;
+    options->addWidget(new QLabel(tr("Warm-up blocks"), this));
+    options->addWidget(warmup_);
+    options->addSpacing(12);
+    options->addWidget(keepGoing_);
+    options->addStretch(1);
     auto* scan = new QHBoxLayout;
     scan->addWidget(new QLabel(tr("Parameter"), this));
     scan->addWidget(paramName_);
@@ -268,6 +270,7 @@ ChildrenPanel::ChildrenPanel(QWidget* parent)
     lay->addWidget(note);
     lay->addWidget(view_);
     lay->addLayout(buttons);
+    lay->addLayout(options);
     lay->addLayout(scan);
     lay->addWidget(problem_);
 

@@ -14,11 +14,14 @@
 #include <jb/record/Interleaved.h>
 #include <jb/sampling/SampleStore.h>
 #include <jb/session/LiveComparison.h>
+#include <jb/session/StartCheck.h>
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -31,15 +34,37 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
       status_(new StatusLine(this)),
       controller_(new SessionSource(this)),
       banner_(new Banner(this)),
+      checkBar_(new QWidget(this)),
+      useK_(new QPushButton(checkBar_)),
+      startAnyway_(new QPushButton(tr("Start anyway"), checkBar_)),
       cmp_view_(new InterleavedView({}, {}, this))
 {
     banner_->setObjectName(QStringLiteral("banner"));
     banner_->setTextFormat(Qt::PlainText);
+    checkBar_->setObjectName(QStringLiteral("startCheckBar"));
+    useK_->setObjectName(QStringLiteral("useSuggestedK"));
+    startAnyway_->setObjectName(QStringLiteral("startAnyway"));
+    useK_->setToolTip(tr("Put the suggested k in the form and start"));
+    startAnyway_->setToolTip(tr("Start with the form as it is"));
+    auto* cb = new QHBoxLayout(checkBar_);
+    cb->setContentsMargins(0, 0, 0, 0);
+    cb->addWidget(useK_);
+    cb->addWidget(startAnyway_);
+    cb->addStretch(1);
+    checkBar_->hide();
+    connect(useK_, &QPushButton::clicked, this, [this] {
+        if (suggested_k_ <= 0)
+            return;
+        form_->setK(suggested_k_);
+        startNow();
+    });
+    connect(startAnyway_, &QPushButton::clicked, this, &MeasurePage::startNow);
 
     auto* right = new QWidget(this);
     auto* rv = new QVBoxLayout(right);
     rv->setContentsMargins(4, 0, 0, 0);
     rv->addWidget(banner_);
+    rv->addWidget(checkBar_);
     // An interleaved run's comparison below the run, as tall as the user drags it.
     cmp_view_->setObjectName(QStringLiteral("liveComparison"));
     cmp_view_->setTitle(tr("This run"));
@@ -102,8 +127,59 @@ void MeasurePage::setBanner(const QString& text, bool error)
 
 void MeasurePage::start()
 {
+    if (running() || probe_)
+        return;
+    auto plan = form_->plan();
+    if (!plan) {
+        status_->setMessage(QString::fromStdString(plan.error()), StatusLine::Tone::Error);
+        return;
+    }
+    checkBar_->hide();
+    setBanner({}, false);
+    probe_ = new WorkloadProbe(planWorkloads(plan.value()), plan->workdir, this);
+    connect(probe_, &WorkloadProbe::finished, this, &MeasurePage::onProbed);
+    form_->startButton()->setEnabled(false);
+    status_->setMessage(tr("Checking the plan before Start: one pass of each workload, timed…"));
+    probe_->start();
+}
+
+void MeasurePage::onProbed(const std::vector<ProbeResult>& results)
+{
+    probe_->deleteLater();
+    probe_ = nullptr;
+    form_->setRunning(false);  // Start enabled again, as the form allows
+    auto plan = form_->plan();
+    if (!plan) {
+        status_->setMessage(QString::fromStdString(plan.error()), StatusLine::Tone::Error);
+        return;
+    }
+    const StartCheck check = checkStart(plan.value(), results);
+    if (check.ok()) {
+        startNow();
+        return;
+    }
+    suggested_k_ = check.suggested_k;
+    const QString text = QString::fromStdString(check.text());
+    banner_->setMessage(tr("Not started: the check before Start found what will not work.\n%1").arg(text),
+                        Tone::Warning);
+    useK_->setText(tr("Use k = %1 and start").arg(check.suggested_k));
+    useK_->setVisible(check.suggested_k > 0);
+    checkBar_->show();
+    status_->setMessage(tr("Not started: see the check above the chart"), StatusLine::Tone::Error);
+    emit startChecked(banner_->message());
+}
+
+void MeasurePage::startNow()
+{
     if (running())
         return;
+    if (probe_) {
+        probe_->disconnect(this);
+        probe_->cancel();
+        probe_->deleteLater();
+        probe_ = nullptr;
+    }
+    checkBar_->hide();
     auto plan = form_->plan();
     if (!plan) {
         status_->setMessage(QString::fromStdString(plan.error()), StatusLine::Tone::Error);
@@ -405,7 +481,7 @@ void MeasurePage::updateStatus()
                     f = figs;
             if (f)
                 status_->setFigures(
-                    tr("late p50 %1, max %2 · updates every %3")
+                    tr("reads late by %1 typically, %2 at worst · the counter changes every %3")
                         .arg(fmt::duration(double(f->lateness_p50_ns) / 1e9),
                              fmt::duration(double(f->lateness_max_ns) / 1e9),
                              f->update_cadence_ms ? fmt::duration(*f->update_cadence_ms / 1000.0) : tr("–")));
@@ -425,7 +501,7 @@ void MeasurePage::updateStatus()
         store->read(
             [&](const std::vector<Interval>& v) { f = liveFigures(v, std::int64_t(p.sample_ms * 1e6)); });
         if (f.lateness_p50_ms)
-            status_->setFigures(tr("late p50 %1, max %2 · updates every %3")
+            status_->setFigures(tr("reads late by %1 typically, %2 at worst · the counter changes every %3")
                                     .arg(fmt::duration(*f.lateness_p50_ms / 1000.0),
                                          fmt::duration(*f.lateness_max_ms / 1000.0),
                                          f.cadence_ms ? fmt::duration(*f.cadence_ms / 1000.0) : tr("–")));

@@ -9,14 +9,19 @@
 #include <jb/session/Session.h>
 
 #include <QTimer>
+#include <vector>
 #include <QWidget>
 
 #include <memory>
+
+class QPushButton;
 
 namespace jb {
 
 class InterleavedView;
 class LiveComparison;
+class WorkloadProbe;
+struct ProbeResult;
 class RecordView;
 class SessionSource;
 class RunForm;
@@ -36,6 +41,12 @@ public:
     // An interleaved run's comparison, filled in as blocks finish (hidden for one workload).
     InterleavedView* comparisonView() const { return cmp_view_; }
     QString comparisonPath() const { return comparison_path_; }  // where the last set's comparison.json lies
+    // The check before Start (core/session/StartCheck): while its probe runs, checking() is true;
+    // a plan that will not work shows the banner with these two buttons.
+    bool checking() const { return probe_ != nullptr; }
+    QWidget* startCheckBar() const { return checkBar_; }
+    QPushButton* useSuggestedKButton() const { return useK_; }
+    QPushButton* startAnywayButton() const { return startAnyway_; }
 
     bool running() const;
     bool hasRecord() const { return has_record_; }  // a finished run or an opened record
@@ -56,10 +67,16 @@ public:
     void stopForClose(const QString& reason = {});  // reason: the record's error (a default if empty)
 
 public slots:
+    // Start as the button does: each workload probed for one pass first (the Start check); a
+    // plan whose rounds would be too short for the counter is not started but explained, with
+    // the k that fixes it.
     void start();
+    // Start at once, unchecked (Start anyway; closing tests that time a run from its start).
+    void startNow();
     void stop();
 
 signals:
+    void startChecked(const QString& message);  // the check found a problem: what it says
     void runningChanged(bool running);
     void hasRecordChanged(bool has);
     void recordSaved(const QString& path);
@@ -68,6 +85,7 @@ signals:
     void readyToClose();
 
 private:
+    void onProbed(const std::vector<ProbeResult>& results);
     void onStarted(qint64 origin_ns, const QStringList& counters);
     void onChildReady(qint64 jobs);
     void onPhase(const PhaseEvent& e);
@@ -85,6 +103,11 @@ private:
     SessionSource* controller_;
     Banner* banner_;
     QTimer statusTimer_;
+    WorkloadProbe* probe_ = nullptr;
+    QWidget* checkBar_;
+    QPushButton* useK_;
+    QPushButton* startAnyway_;
+    int suggested_k_ = 0;
 
     Record base_;  // the plan's figures, shown before the session's record arrives
     std::int64_t origin_ns_ = 0;

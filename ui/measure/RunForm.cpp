@@ -45,6 +45,14 @@ Result<ojson> parseMeta(const QString& text)
     return j;
 }
 
+// The baseline's name in an interleaved run: the label, else the program's file name.
+std::string baselineName(const Plan& p)
+{
+    if (p.label && !p.label->empty())
+        return *p.label;
+    return QFileInfo(QString::fromStdString(p.child.front())).fileName().toStdString();
+}
+
 QString demoDecoderPath(const QString& appDir)
 {
     return QDir(appDir).filePath(QStringLiteral("joulebench-demo-decoder"));
@@ -259,7 +267,9 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     scroll->setWidget(fields);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wider than its pane (a long workload row): a scroll bar, never a clipped field.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    scroll->setObjectName(QStringLiteral("formScroll"));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(start_, 1);
@@ -342,10 +352,16 @@ Result<Plan> RunForm::plan() const
     if (!p.workdir.empty() && !QFileInfo(workdir_->text().trimmed()).isDir())
         return Error{"folder: " + p.workdir + " is not a folder"};
     if (compareBox_ && compareBox_->isChecked()) {
-        // The form's command is the first workload and the baseline; named by its command
-        // line, as the CLI names a child without --name.
-        const PlanChild first{joinCommand(p.child).toStdString(), p.child, {}};
+        // The form's command is the first workload and the baseline, named as a user would call
+        // it: by the label, else by its program's file name (not its whole command line, which
+        // would also name its record's file); " (baseline)" is added where a workload below
+        // has that name.
+        PlanChild first{baselineName(p), p.child, {}};
         auto children = children_->model()->children(first);
+        if (!children && children.error().find("'" + first.name + "' is taken") != std::string::npos) {
+            first.name += " (baseline)";
+            children = children_->model()->children(first);
+        }
         if (!children)
             return Error{"workloads: " + children.error()};
         if (children->size() < 2)
@@ -378,6 +394,12 @@ void RunForm::applyPlan(const Plan& p)
     counters_->setChecked(specs);
     meta_->setPlainText(p.meta.empty() ? QString() : QString::fromStdString(p.meta.dump()));
     children_->setKeepGoing(p.keep_going);
+    validate();
+}
+
+void RunForm::setK(int k)
+{
+    k_->setValue(k);
     validate();
 }
 

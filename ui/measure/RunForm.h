@@ -32,6 +32,7 @@ public:
     // --samples); the error names the field.
     Result<Plan> plan() const;
     void applyPlan(const Plan& p);
+    void setK(int k);  // the Start check's fix
     // The dashboard's first plan: 5 rounds, k 2, idle 3 s, 100 ms, the best counter; where no
     // energy counter can be read, `sim` and the bundled demo decoder (appDir/joulebench-demo-decoder
     // serve --jobs 4), so Start shows a real run at once.

@@ -17,7 +17,7 @@ public:
     explicit StatusLine(QWidget* parent = nullptr);
 
     void setCounter(const QString& text);  // "sim · 100 ms"
-    void setFigures(const QString& text);  // "late p50 0.1 ms, max 0.4 ms · updates every 100 ms"
+    void setFigures(const QString& text);  // "reads late by 0.1 ms typically, 0.4 ms at worst · ..."
     void setPhase(const QString& text);    // "round 2 of 5: busy"
     // fraction in [0, 1]; eta none: unknown yet.
     void setProgress(double fraction, double elapsed_s, std::optional<double> eta_s);

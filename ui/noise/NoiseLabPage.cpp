@@ -41,6 +41,10 @@
 namespace jb {
 
 namespace {
+constexpr int kCompactBelowPx = 760;  // the page's height under which the banner is compact
+}  // namespace
+
+namespace {
 
 QString decoderPath(const NoiseLabOptions& o)
 {
@@ -365,6 +369,13 @@ void NoiseLabPage::showEvent(QShowEvent* e)
         timer_.start();
 }
 
+void NoiseLabPage::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    // At the laptop's 720 px the large banner would leave the charts too little height.
+    banner_->setCompact(height() < kCompactBelowPx);
+}
+
 void NoiseLabPage::hideEvent(QHideEvent* e)
 {
     QWidget::hideEvent(e);
@@ -488,6 +499,8 @@ void NoiseLabPage::onSettings()
     switch (mode_) {
     case Mode::Simulated:
         sim_->setSettings(s);
+        // The verdict counts start again with the next round, at the new settings.
+        verdicts_from_ = run_.rounds().empty() ? 0 : std::size_t(run_.roundNumber(run_.rounds().size() - 1)) + 1;
         planner_->setMarginalW(s.signal_w);
         planner_->setBusySPerK(s.busy_s_per_k);
         refresh();
@@ -510,6 +523,7 @@ void NoiseLabPage::beginLive(std::int64_t origin_ns, std::shared_ptr<const Sampl
                              const std::string& spec, double period_s)
 {
     run_.beginLive(origin_ns, std::move(store), spec, period_s);
+    verdicts_from_ = 0;
     figures_key_.clear();
     record_.reset();
     noise_.reset();
@@ -632,8 +646,12 @@ void NoiseLabPage::updateBanner()
     }
     if (run_.rounds().empty())
         return;
-    BannerFigures f = NoiseLabText::roundBanner(
-        run_.rounds().back(), run_.spec(), run_.roundNumber(run_.rounds().size() - 1), run_.verdicts(10));
+    std::size_t since = 0;  // rounds at the present settings (the window keeps the newest)
+    for (std::size_t i = run_.rounds().size(); i-- > 0 && std::size_t(run_.roundNumber(i)) >= verdicts_from_;)
+        ++since;
+    BannerFigures f = NoiseLabText::roundBanner(run_.rounds().back(), run_.spec(),
+                                                run_.roundNumber(run_.rounds().size() - 1),
+                                                run_.verdicts(int(std::min<std::size_t>(10, since))));
     if (mode_ == Mode::Simulated) {
         // What the model expects of a round at these settings (docs/PLANNER.md, section 3).
         const QString e = NoiseLabText::expectation(sim_->settings());

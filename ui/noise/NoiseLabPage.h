@@ -122,6 +122,7 @@ signals:
 protected:
     void showEvent(QShowEvent* e) override;
     void hideEvent(QHideEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;  // a short page: the compact banner
 
 private:
     void buildUi();
@@ -167,6 +168,8 @@ private:
     QString record_title_;  // what the source line calls the record (its file name)
     std::optional<RecordNoise> noise_;
     std::vector<double> figures_key_;  // what the noise figures were last drawn from
+    // The number of the first round at the present settings: "Last N rounds" counts from it.
+    std::size_t verdicts_from_ = 0;
 
     // Widgets.
     QPushButton* sim_button_ = nullptr;

@@ -247,7 +247,10 @@ void PlannerPanel::show(const PlanOutcome& o)
         result_->setStyleSheet(palette::textStyle(palette::errorText()));
         QString d;
         if (o.needed_marginal_w > 0 && in_.idle_sd_w > 0 && !(in_.marginal_w > o.threshold * in_.idle_sd_w))
-            d = tr("%1 needs a ratio of %2; %3 W over an idle sd of %4 W is only %5, however long the run. "
+            d = tr("%1 needs a ratio of %2; %3 W over an idle sd of %4 W is only %5. More rounds or a longer "
+                   "busy window do not change that: a round's verdict compares its marginal power with the "
+                   "spread of single samples (the Allan curve's first point). Where the Allan curve falls to "
+                   "the right, longer samples spread less: a longer sample period raises the ratio. "
                    "Needed: a marginal power above %6 W, or an idle sd below %7 W.")
                     .arg(target, fmt::significant(o.threshold, 2), fmt::significant(in_.marginal_w, 3),
                          fmt::significant(in_.idle_sd_w, 3), fmt::significant(o.asymptotic_ratio, 3),

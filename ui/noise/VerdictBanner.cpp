@@ -28,18 +28,10 @@ VerdictBanner::VerdictBanner(QWidget* parent)
       detail_(new QLabel),
       phase_(new QLabel)
 {
-    badge_->setFont(sized(font(), 34, true));
+    applySizes();
     badge_->setAlignment(Qt::AlignCenter);
-    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(QStringLiteral("relative-only")) +
-                            40);
-    badge_->setMinimumHeight(QFontMetrics(badge_->font()).height() + 16);
-    caption_->setFont(sized(font(), 12, false));
     caption_->setAlignment(Qt::AlignCenter);
-    ratio_->setFont(sized(font(), 30, true));
-    figures_->setFont(sized(font(), 15, false));
-    detail_->setFont(sized(font(), 12, false));
     detail_->setWordWrap(true);
-    phase_->setFont(sized(font(), 12, false));
     phase_->setStyleSheet(palette::textStyle(palette::mutedText()));
     phase_->setAlignment(Qt::AlignRight | Qt::AlignTop);
     for (QLabel* l : {ratio_, figures_, detail_, phase_})
@@ -57,6 +49,29 @@ VerdictBanner::VerdictBanner(QWidget* parent)
     g->addWidget(detail_, 2, 1, 1, 2);
     g->setColumnStretch(1, 1);
     clear(tr("Waiting for the first round…"));
+}
+
+void VerdictBanner::setCompact(bool compact)
+{
+    if (compact == compact_)
+        return;
+    compact_ = compact;
+    applySizes();
+}
+
+void VerdictBanner::applySizes()
+{
+    const int big = compact_ ? 22 : 34, ratio = compact_ ? 20 : 30, figures = compact_ ? 12 : 15,
+              small = compact_ ? 10 : 12;
+    badge_->setFont(sized(font(), big, true));
+    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(QStringLiteral("relative-only")) +
+                            40);
+    badge_->setMinimumHeight(QFontMetrics(badge_->font()).height() + (compact_ ? 8 : 16));
+    caption_->setFont(sized(font(), small, false));
+    ratio_->setFont(sized(font(), ratio, true));
+    figures_->setFont(sized(font(), figures, false));
+    detail_->setFont(sized(font(), small, false));
+    phase_->setFont(sized(font(), small, false));
 }
 
 void VerdictBanner::showFigures(const BannerFigures& f)

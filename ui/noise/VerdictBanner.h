@@ -28,6 +28,9 @@ public:
     void showFigures(const BannerFigures& f);
     void clear(const QString& message);
     void setPhase(const QString& text);  // what the run is doing now ("idle bracket 3.1 / 5 s")
+    // Smaller type for a short window (the laptop's 720 px): the same words, less height.
+    void setCompact(bool compact);
+    bool compact() const { return compact_; }
 
     // What the room reads, for tests.
     QString verdictText() const;
@@ -36,6 +39,8 @@ public:
     QString phaseText() const;
 
 private:
+    void applySizes();
+    bool compact_ = false;
     QLabel* badge_;
     QLabel* caption_;
     QLabel* ratio_;
