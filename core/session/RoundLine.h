@@ -1,8 +1,10 @@
 #pragma once
 // The per-round progress line of the reference harness, word for word, e.g.
 //   "demo round 2/7: 8 decodes in 0.80 s, rapl marginal 12.00 J (clean)"
-// A round beyond a counter's limits (the round's `limits`, session/Session) adds them after
-// the verdict: "... nvml:0 marginal 0.41 J (clean; too short for nvml:0: 0.3 updates, needs 10 (...))".
+// A round beyond a counter's limits (the round's `limits`, session/Session) adds an indented
+// line per such counter under it, so the round line itself stays the reference's:
+//   "demo round 1/5: 2 decodes in 0.03 s, nvml:0 marginal 0.41 J (clean)"
+//   "    too short for nvml:0: 0.3 updates, needs 10 (...)"
 #include <jb/record/Record.h>
 #include <jb/session/Plan.h>
 

@@ -106,6 +106,8 @@ WorkloadProbe::WorkloadProbe(std::vector<PlanChild> workloads, std::string workd
     : QObject(parent), workloads_(std::move(workloads)), workdir_(std::move(workdir))
 {
     timer_.setSingleShot(true);
+    // A coarse timer may fire up to 5% early: a pass cut off by it must have lasted the wait.
+    timer_.setTimerType(Qt::PreciseTimer);
     connect(&timer_, &QTimer::timeout, this, [this] {
         if (!child_)
             return;

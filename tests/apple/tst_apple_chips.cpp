@@ -367,7 +367,9 @@ private slots:
         QCOMPARE(pub(0)["state"].get<std::string>(), std::string("every-read"));
         QCOMPARE(pub(1)["state"].get<std::string>(), std::string("periodic"));
         const double gap = pub(1)["median_advance_gap_ms"].get<double>();
-        QVERIFY2(gap > 120 && gap < 400, pub(1).dump().c_str());
+        // 150 ms seen through reads about 50 ms apart (QTRY's polls, longer on a loaded machine):
+        // each gap seen is a whole number of reads, so the median lands near, not on, 150 ms.
+        QVERIFY2(gap > 75 && gap < 400, pub(1).dump().c_str());
         QVERIFY2(has(pub(1)["note"].get<std::string>(), "publishes coarser than the sampling period"),
                  pub(1).dump().c_str());
         QCOMPARE(pub(2)["state"].get<std::string>(), std::string("frozen"));

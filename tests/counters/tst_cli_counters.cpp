@@ -59,11 +59,11 @@ private slots:
             if (specs.last() == QLatin1String("ioreport-gpu"))
                 ioreport = o;
         }
-        QCOMPARE(specs.mid(0, 9), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
-                                               QStringLiteral("rapl:core"), QStringLiteral("rapl:uncore"),
-                                               QStringLiteral("rapl:psys"), QStringLiteral("rapl:packages"),
-                                               QStringLiteral("task"), QStringLiteral("ioreport-gpu"),
-                                               QStringLiteral("sim")}));
+        QCOMPARE(specs.mid(0, 10), (QStringList{QStringLiteral("rapl"), QStringLiteral("rapl:package-0"),
+                                                QStringLiteral("rapl:core"), QStringLiteral("rapl:uncore"),
+                                                QStringLiteral("rapl:psys"), QStringLiteral("rapl:packages"),
+                                                QStringLiteral("task"), QStringLiteral("ioreport-gpu"),
+                                                QStringLiteral("ioreport:cpu"), QStringLiteral("sim")}));
         // Scope, unit, source file and wrap range of each.
         QVERIFY2(psys.value(QStringLiteral("scope")).toString().contains(QLatin1String("contains every package")),
                  r.out.constData());

@@ -284,7 +284,7 @@ private slots:
                  100.0);  // the counter's period, not the sampler's
         for (const QString& l : lines) {
             // 30 ms of work: well under one update (more where the loaded machine stretches the round).
-            QVERIFY2(l.contains(QRegularExpression(QStringLiteral("; too short for rapl: [0-9.]+ updates?, needs 10"))),
+            QVERIFY2(l.contains(QRegularExpression(QStringLiteral("\\n    too short for rapl: [0-9.]+ updates?, needs 10"))),
                      qPrintable(l));
             QVERIFY2(l.contains(QStringLiteral("it senses about 25% of each 100 ms period")), qPrintable(l));
         }
