@@ -30,23 +30,6 @@ struct Run {
     QByteArray out, err;
 };
 
-inline Run cli(const QStringList& args, int timeout_ms = 120000)
-{
-    QProcess p;
-    p.start(bin("joulebench-cli"), args);
-    Run r;
-    if (!p.waitForFinished(timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
 // A run of joulebench-cli under conditions a user meets: standard output into a file (/dev/full),
 // a working folder, and a setup done in the child before exec (a file-size limit, another user).
 struct CliSetup {
@@ -78,6 +61,11 @@ inline Run cli(const QStringList& args, const CliSetup& setup, int timeout_ms = 
     return r;
 }
 
+inline Run cli(const QStringList& args, int timeout_ms = 120000)
+{
+    return cli(args, CliSetup{}, timeout_ms);
+}
+
 // In the child: files grow to at most `bytes` (a full disk as writes see it: EFBIG, no signal).
 inline std::function<void()> fileSizeLimit(rlim_t bytes)
 {
@@ -100,13 +88,13 @@ inline void asOrdinaryUser()
 class FakeZone {
 public:
     explicit FakeZone(const QString& root, const QString& busy_w = QStringLiteral("15"))
-        : zone(root + QStringLiteral("/intel-rapl:0"))
-        , flag(root + QStringLiteral("/busy.flag"))
+        : zone(root + QStringLiteral("/intel-rapl:0")), flag(root + QStringLiteral("/busy.flag"))
     {
         QDir().mkpath(zone);
-        proc.start(testBin("fakezone"), {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
-                                         busy_w, QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"),
-                                         QStringLiteral("1"), QStringLiteral("--seconds"), QStringLiteral("200")});
+        proc.start(testBin("fakezone"),
+                   {zone, QStringLiteral("--idle-w"), QStringLiteral("20"), QStringLiteral("--busy-w"),
+                    busy_w, QStringLiteral("--flag"), flag, QStringLiteral("--tick-ms"), QStringLiteral("1"),
+                    QStringLiteral("--seconds"), QStringLiteral("200")});
         proc.waitForStarted();
     }
     ~FakeZone()

@@ -22,10 +22,7 @@
 
 namespace jb {
 
-namespace {
-
-// Fonts large enough for a lecture hall's back row.
-ChartLook noiseLook()
+ChartLook noiseLabLook(const QString& svg_title, const QString& svg_description)
 {
     ChartLook look;
     look.margins = QMargins(4, 4, 8, 4);
@@ -33,9 +30,17 @@ ChartLook noiseLook()
     look.axis_pt = 11;
     look.minimum = QSize(240, 180);
     look.empty_hides_chart = true;
-    look.svg_title = QStringLiteral("JouleBench noise lab chart");
-    look.svg_description = QStringLiteral("A chart of the Noise lab, made by JouleBench");
+    look.svg_title = svg_title;
+    look.svg_description = svg_description;
     return look;
+}
+
+namespace {
+
+ChartLook noiseLook()
+{
+    return noiseLabLook(QStringLiteral("JouleBench noise lab chart"),
+                        QStringLiteral("A chart of the Noise lab, made by JouleBench"));
 }
 
 constexpr auto niceStep = ticks::stepAtLeast;  // never more ticks than asked for

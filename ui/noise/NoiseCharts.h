@@ -18,6 +18,10 @@
 
 namespace jb {
 
+// The Noise lab's chart look (fonts large enough for a lecture hall's back row), shared by its
+// charts and the sensor view's.
+ChartLook noiseLabLook(const QString& svg_title, const QString& svg_description);
+
 class HistogramChart : public ChartFrame {
     Q_OBJECT
 public:

@@ -2,6 +2,7 @@
 #include "noise/SensorCharts.h"
 
 #include "common/Palette.h"
+#include "noise/NoiseCharts.h"
 
 #include <QPen>
 #include <QtCharts/QChart>
@@ -17,16 +18,9 @@ namespace {
 
 ChartLook sensorLook()
 {
-    ChartLook look;
-    look.margins = QMargins(4, 4, 8, 4);
-    look.title_pt = 14;
-    look.axis_pt = 11;
-    look.minimum = QSize(240, 180);
-    look.empty_hides_chart = true;
-    look.svg_title = QStringLiteral("JouleBench sensor view");
-    look.svg_description = QStringLiteral(
-        "A counter's profile in the Noise lab's sensor view, made by JouleBench");
-    return look;
+    return noiseLabLook(
+        QStringLiteral("JouleBench sensor view"),
+        QStringLiteral("A counter's profile in the Noise lab's sensor view, made by JouleBench"));
 }
 
 }  // namespace
