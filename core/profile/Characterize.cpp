@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <thread>
+#include <utility>
 
 namespace jb {
 
@@ -450,11 +451,16 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         if (!a0 || !a1 || a1->first <= a0->first)
             continue;
         // The idle energy in the window, from the idle just before the burst (after the last one
-        // settled), as a median (robust to a late-booked neighbour): per update for a counter
-        // with updates far apart (its updates each hold one period, however late they are
-        // published), per second otherwise.
+        // settled): per update for a counter with updates far apart (its updates each hold one
+        // period, however late they are published), as a median (robust to a late-booked
+        // neighbour); per second otherwise, as energy over time across the intervals, those of a
+        // late-booked neighbour left out. (Not the median of the intervals' rates: where the
+        // counter's updates and the reads beat, the intervals alternate short and long, and the
+        // median of their rates sits off the true rate by a quarter or more. The window is mostly
+        // idle, so an idle rate a few percent off moves a short burst's coverage by tens.)
         const std::int64_t from = b.t0_ns - std::int64_t(gap_ms / 2 * 1e6);
         std::vector<double> per_update, per_second;
+        std::vector<std::pair<double, double>> spans;  // (J, s) of each idle interval
         std::optional<Read> prev;
         int updates_in = 0;
         for (const Read& r : anchors) {
@@ -463,15 +469,28 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
             if (r.first >= from && r.first <= b.t0_ns && prev && prev->first >= from) {
                 per_update.push_back(double(r.second - prev->second) / 1e9);
                 per_second.push_back(double(r.second - prev->second) / double(r.first - prev->first));
+                spans.emplace_back(double(r.second - prev->second) / 1e9, double(r.first - prev->first) / 1e9);
             }
             prev = r;
+        }
+        double idle_rate_w = idle_w;
+        if (per_second.size() >= 2) {
+            const double typical = median(per_second);
+            double j = 0, s = 0;
+            for (const auto& [dj, ds] : spans)
+                if (dj / ds <= 3 * typical) {
+                    j += dj;
+                    s += ds;
+                }
+            if (s > 0)
+                idle_rate_w = j / s;
         }
         double idle_j = 0;
         if (by_update && per_update.size() >= 2)  // whole periods: two published late as one still count two
             idle_j = median(per_update) * std::max<double>(updates_in > 0 ? 1 : 0,
                                                            std::round(double(a1->first - a0->first) / 1e6 / period_ms));
         else
-            idle_j = (per_second.size() >= 2 ? median(per_second) : idle_w) * double(a1->first - a0->first) / 1e9;
+            idle_j = idle_rate_w * double(a1->first - a0->first) / 1e9;
         const double counted = double(a1->second - a0->second) / 1e9 - idle_j;
         coverage.push_back(counted / (extra_w * b.seconds()));
     }
