@@ -166,6 +166,7 @@ int cmdCharacterize(const QStringList& args)
         err() << "joulebench-cli characterize: " << toQ(profile.error()) << '\n';
         return kAborted;
     }
+    jb::addCharacterizeCaveat(*profile, kind);  // the sim counter's figures are its load's, said in the profile
     const std::string text = profile->toJson().dump(2) + "\n";
     if (p.isSet(QStringLiteral("out"))) {
         const std::string path = toStd(p.value(QStringLiteral("out")));
@@ -201,6 +202,8 @@ int cmdCharacterize(const QStringList& args)
                   ? QStringLiteral(" (sensed about %1% of each period)").arg(*pr.coverage.sensed_fraction * 100, 0, 'f', 0)
                   : QString())
           << ", in " << QString::number(pr.seconds_taken, 'f', 1) << " s\n";
+    if (const std::string caveat = jb::characterizeCaveat(kind); !caveat.empty())
+        err() << "characterize " << toQ(spec) << ": note: " << toQ(caveat) << '\n';
     return kOk;
 }
 

@@ -120,17 +120,22 @@ void SessionSource::onStarted(qint64 origin_ns, const QStringList& counters)
 void SessionSource::onFinished(const Record& r)
 {
     running_ = false;
-    // The session has stopped its samplers and its child; let the thread end (which deletes
-    // the session there) without blocking the GUI.
-    shutDownThread(false);
+    // The session has stopped its samplers and its child. It stays alive (its journal open)
+    // while the receivers handle the record, so that they can save it and then remove the
+    // journal (removeOwnJournal: only a live Journal's file); then the thread ends, deleting the
+    // session there, without blocking the GUI. A receiver that started a new run has already
+    // ended this thread (start() waits for it), and is running the next one.
     emit finished(r);
+    if (!running_)
+        shutDownThread(false);
 }
 
 void SessionSource::onFinishedSet(const std::vector<Record>& records)
 {
     running_ = false;
-    shutDownThread(false);
     emit finishedSet(records);
+    if (!running_)
+        shutDownThread(false);
 }
 
 void SessionSource::shutDownThread(bool wait)

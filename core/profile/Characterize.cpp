@@ -544,4 +544,21 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     return p;
 }
 
+std::string characterizeCaveat(CounterKind kind)
+{
+    if (kind != CounterKind::Sim)
+        return {};
+    return "the simulated counter follows the CPU time the kernel accounts to the load (busy cores x its watts "
+           "per core, read by read, plus noise), not a sensor: its coverage of short bursts shows how the load's "
+           "bursts use this machine's CPUs (threads that start late or run on past a burst count more or less "
+           "than its length) and says nothing about a real counter, which it is not";
+}
+
+void addCharacterizeCaveat(CounterProfile& profile, CounterKind kind)
+{
+    const std::string c = characterizeCaveat(kind);
+    if (!c.empty())
+        profile.note += (profile.note.empty() ? "" : "; ") + std::string("note: ") + c;
+}
+
 }  // namespace jb

@@ -45,4 +45,13 @@ struct CharacterizeTrace {
 Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, const CharacterizeOptions& opt,
                                     CharacterizeTrace* trace = nullptr);
 
+// What a measured profile of this kind cannot tell, in words for its note and the printout;
+// empty where nothing. The simulated counter is exact by construction: it books the CPU time the
+// kernel accounts to the load (busy cores x w_per_core, read by read, plus its noise), so its
+// period, steps and burst coverage describe how the load's bursts use this machine's CPUs, never
+// a sampling or averaging counter.
+std::string characterizeCaveat(CounterKind kind);
+// Adds characterizeCaveat(kind) to the profile's note ("...; note: ..."); nothing where it is empty.
+void addCharacterizeCaveat(CounterProfile& profile, CounterKind kind);
+
 }  // namespace jb

@@ -235,6 +235,11 @@ std::string blocksText(int n)
 
 }  // namespace
 
+std::string pairedOverText(int blocks)
+{
+    return "paired over " + blocksText(blocks);
+}
+
 std::string comparisonMarkdown(const ojson& c)
 {
     std::string s = "| child | J/decode | energy ratio | 95% CI | p | s/decode | time ratio | 95% CI | p |\n"
@@ -243,7 +248,7 @@ std::string comparisonMarkdown(const ojson& c)
         s += "| " + r.name + " | " + r.j + " | " + r.e_ratio + " | " + r.e_ci + " | " + r.e_p + " | " + r.s + " | " +
              r.t_ratio + " | " + r.t_ci + " | " + r.t_p + " |\n";
     s += "\nBaseline: " + c.at("baseline").get<std::string>() + "; counter " + c.at("counter").get<std::string>() +
-         "; paired over " + blocksText(pairedBlocks(c)) +
+         "; " + pairedOverText(pairedBlocks(c)) +
          " (Wilcoxon signed-rank; * p < 0.05; intervals: block bootstrap, " +
          std::to_string(c.at("resamples").get<int>()) + " resamples).\n";
     // Why a figure is missing, and a run too short for any p below 0.05.

@@ -38,6 +38,9 @@ ojson interleavedComparison(const InterleavedInput& in);
 // The comparison's table: one row per child (median J/decode, energy ratio to the baseline with
 // its 95% CI and p, median s/decode, time ratio with its CI and p).
 std::string comparisonMarkdown(const ojson& comparison);
+// "paired over 1 block", "paired over 12 blocks": the comparison's words for its pairing (the
+// table's footnote and the dashboard's comparison headline).
+std::string pairedOverText(int blocks);
 std::string comparisonCsv(const ojson& comparison);
 
 // ---- reading a comparison record back (the Inspector)

@@ -31,13 +31,21 @@ std::string roundLine(const Plan& plan, int index, const Round& r)
     // A round beyond a counter's limits says so in the session's words, on an indented line of
     // its own under the round line: the round line itself stays the reference harness's, which
     // scripts split at ", " (bench/gpu_check.sh does).
-    if (const auto limits = r.extra.find("limits"); limits != r.extra.end() && limits->is_object())
-        for (const auto& [spec, c] : r.counters) {
-            (void)c;
-            if (const auto l = limits->find(spec); l != limits->end() && l->is_string())
-                s += "\n    " + l->get<std::string>();
-        }
+    for (const auto& [spec, c] : r.counters) {
+        (void)c;
+        if (const std::string l = roundLimitOf(r, spec); !l.empty())
+            s += "\n    " + l;
+    }
     return s;
+}
+
+std::string roundLimitOf(const Round& r, const std::string& spec)
+{
+    const auto limits = r.extra.find("limits");
+    if (limits == r.extra.end() || !limits->is_object())
+        return {};
+    const auto l = limits->find(spec);
+    return l != limits->end() && l->is_string() ? l->get<std::string>() : std::string();
 }
 
 }  // namespace jb

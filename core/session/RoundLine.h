@@ -14,4 +14,9 @@ namespace jb {
 
 std::string roundLine(const Plan& plan, int index, const Round& round);
 
+// The round's limit text for one counter (its `limits.<spec>`: "too short for nvml:0: ...",
+// "ioreport:DRAM never advanced in this round: its energy is missing"), or empty where the round
+// is within the counter's limits: the words the indented line prints and the dashboard shows.
+std::string roundLimitOf(const Round& round, const std::string& spec);
+
 }  // namespace jb

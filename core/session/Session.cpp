@@ -537,7 +537,7 @@ void Session::finishRound()
             seen.extra["counter_profiles"][s->spec()] = profiles_[si].toJson();
             const CounterCadence cad = cadenceOf(seen, s->spec());
             const std::string lim = roundLimitText(s->spec(), current_.window_ns, cad,
-                                                   current_.counters.back().second.busy, profiles_[si],
+                                                   current_.counters.back().second, profiles_[si],
                                                    double(tails_ns_[si]) / 1e6);
             if (!lim.empty())
                 current_.extra["limits"][s->spec()] = lim;

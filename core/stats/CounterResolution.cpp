@@ -223,6 +223,30 @@ std::string roundLimitText(const std::string& spec, std::int64_t window_ns, cons
     return {};
 }
 
+std::string neverAdvancedText(const std::string& spec, const CounterCadence& cadence, const CounterRound& round)
+{
+    const std::optional<Bracket>* parts[] = {&round.idle_before, &round.busy, &round.idle_after};
+    std::int64_t span_ns = 0;
+    for (const auto* b : parts) {
+        if (!*b || (*b)->advanced > 0)
+            return {};
+        span_ns += (*b)->span_ns;
+    }
+    // A counter known to publish less often than the round lasts is coarse, not dead.
+    if (cadence.update_cadence_ms && *cadence.update_cadence_ms * 2.0 > double(span_ns) / 1e6)
+        return {};
+    return spec + " never advanced in this round: its energy is missing";
+}
+
+std::string roundLimitText(const std::string& spec, std::int64_t window_ns, const CounterCadence& cadence,
+                           const CounterRound& round, const std::optional<CounterProfile>& profile,
+                           double tail_ms)
+{
+    if (std::string dead = neverAdvancedText(spec, cadence, round); !dead.empty())
+        return dead;
+    return roundLimitText(spec, window_ns, cadence, round.busy, profile, tail_ms);
+}
+
 std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, std::size_t round)
 {
     std::vector<std::pair<std::string, std::string>> out;
@@ -230,8 +254,8 @@ std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, st
         return out;
     const Round& rd = r.rounds[round];
     for (const auto& [spec, c] : rd.counters) {
-        const std::string t = roundLimitText(spec, rd.window_ns, cadenceOf(r, spec), c.busy,
-                                             profileOf(r, spec), double(bracketTailNs(r, spec)) / 1e6);
+        const std::string t = roundLimitText(spec, rd.window_ns, cadenceOf(r, spec), c, profileOf(r, spec),
+                                             double(bracketTailNs(r, spec)) / 1e6);
         if (!t.empty())
             out.emplace_back(spec, t);
     }
@@ -259,6 +283,8 @@ CoarseCounter coarseCounter(const Record& r, const std::string& spec)
     std::vector<double> marginals;
     for (const Round& rd : r.rounds) {
         const CounterRound* cr = rd.counter(spec);
+        if (cr && !neverAdvancedText(spec, cad, *cr).empty())
+            continue;  // not coarse: dead in this round (its limit line and the warnings say so)
         if (cr && cr->has_marginal)
             marginals.push_back(cr->marginal_nj);
         const WindowResolution w = windowResolution(rd.window_ns, cad, cr ? cr->busy : std::nullopt);

@@ -82,6 +82,16 @@ WindowResolution roundResolution(const Record& r, std::size_t round, const std::
 std::string roundLimitText(const std::string& spec, std::int64_t window_ns, const CounterCadence& cadence,
                            const std::optional<Bracket>& busy, const std::optional<CounterProfile>& profile,
                            double tail_ms);
+// The same for a whole counter round, first asking whether the counter moved at all: where
+// none of the round's intervals advanced (busy window and both idle brackets, each present) and
+// nothing says the counter publishes less often than the round lasts (no cadence, or one shorter
+// than half the round's span), "ioreport:GPU Energy never advanced in this round: its energy is
+// missing" (the counter is frozen, reads 0 or is dead; its verdict is empty, its marginal 0).
+std::string roundLimitText(const std::string& spec, std::int64_t window_ns, const CounterCadence& cadence,
+                           const CounterRound& round, const std::optional<CounterProfile>& profile,
+                           double tail_ms);
+// "<spec> never advanced in this round: its energy is missing", or empty (see above).
+std::string neverAdvancedText(const std::string& spec, const CounterCadence& cadence, const CounterRound& round);
 // Every counter's limit text for a round of a record (counters within their limits left out).
 std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, std::size_t round);
 // "it senses about 25% of each 100 ms period", or empty for a counter that does not sample.

@@ -97,7 +97,7 @@ private slots:
         QTest::newRow("M1 macOS 11") << QStringLiteral("m1-macos11") << 97 << 0;
         QTest::newRow("M1 Max") << QStringLiteral("m1-max") << 162 << 0;
         QTest::newRow("M1 Ultra") << QStringLiteral("m1-ultra") << 321 << 130;
-        QTest::newRow("M4 Pro (window)") << QStringLiteral("m4-pro") << 31 << 0;
+        QTest::newRow("M4 Pro (two windows)") << QStringLiteral("m4-pro") << 62 << 0;
         QTest::newRow("M5 Max") << QStringLiteral("m5-max") << 364 << 0;
     }
     void eachChipListsItsChannels()

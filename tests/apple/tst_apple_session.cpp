@@ -5,6 +5,7 @@
 // error; no CF object outlives the session.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
 #include "FakeApple.h"
+#include <jb/session/RoundLine.h>
 #include <jb/session/Session.h>
 
 #include <QTemporaryDir>
@@ -127,6 +128,43 @@ private slots:
         }
         const std::string p = cf_.problems();
         QVERIFY2(p.empty(), p.c_str());
+    }
+
+    void aDeadChannelIsNamedInEachRound()
+    {
+        // GPU Energy reads 0 throughout (as CPU Energy does on macOS 27 betas): each round's limit
+        // line names it and why, where its verdict is empty; the live CPU rail gets none. (GPU
+        // Energy moves at every read on real chips, so a round without an advance is a dead rail;
+        // an mJ channel known to publish every ~1 s would be called too short for rounds this
+        // short instead.)
+        const QString conf = dir_.filePath(QStringLiteral("ioreport.conf"));
+        QFile f(conf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray was = f.readAll();
+        f.close();
+        QVERIFY(configureFakeIOReport(conf, was + "zero GPU Energy\n"));
+        Plan p = plan({"ioreport-gpu", "ioreport:CPU Energy"});
+        p.rounds = 2;
+        Session s(p);
+        const Record r = run(s);
+        QVERIFY(configureFakeIOReport(conf, was));
+        QCOMPARE(QString::fromStdString(r.status.value_or("")), QStringLiteral("complete"));
+        QCOMPARE(int(r.rounds.size()), 2);
+        const std::string want = "ioreport-gpu never advanced in this round: its energy is missing";
+        for (std::size_t i = 0; i < r.rounds.size(); ++i) {
+            const Round& round = r.rounds[i];
+            const CounterRound* gpu = round.counter("ioreport-gpu");
+            QVERIFY(gpu && gpu->busy && gpu->busy->advanced == 0);
+            const auto limits = round.extra.find("limits");
+            QVERIFY2(limits != round.extra.end() && limits->contains("ioreport-gpu"), round.extra.dump().c_str());
+            QCOMPARE(QString::fromStdString((*limits)["ioreport-gpu"].get<std::string>()),
+                     QString::fromStdString(want));
+            QVERIFY2(!limits->contains("ioreport:CPU Energy") ||
+                         !has((*limits)["ioreport:CPU Energy"].get<std::string>(), "never advanced"),
+                     limits->dump().c_str());
+            const std::string line = roundLine(p, int(i), round);
+            QVERIFY2(has(line, "\n    " + want), line.c_str());
+        }
     }
 
     void totalAndPartAreRefused()

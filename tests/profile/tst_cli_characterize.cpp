@@ -121,6 +121,30 @@ private slots:
         QVERIFY(!(*lib)->profileFor("other-host", "nvml:0")->has_value());
     }
 
+    void simCounterSaysItsFiguresAreItsLoads()
+    {
+        // The sim counter is exact: what characterize measures of it is how its CPU load's bursts
+        // used the CPUs, which the profile's note and the printout say (never a sensor's coverage).
+        const QString out = dir_.filePath(QStringLiteral("sim-profile.json"));
+        const jbtest::Ran r = jbtest::runProgram(
+            kCli, {QStringLiteral("characterize"), QStringLiteral("--counter"), QStringLiteral("sim"),
+                   QStringLiteral("--seconds"), QStringLiteral("5"), QStringLiteral("--no-library"),
+                   QStringLiteral("--host"), QStringLiteral("sim-host"), QStringLiteral("--out"), out},
+            QProcessEnvironment::systemEnvironment(), 120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString said = QStringLiteral("characterize sim: note: the simulated counter follows the CPU time the "
+                                            "kernel accounts to the load");
+        QVERIFY2(r.err.contains(said) && r.err.contains(QStringLiteral("says nothing about a real counter")),
+                 qPrintable(r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(f.readAll().toStdString());
+        const std::string note = j["source"]["note"].get<std::string>();
+        QVERIFY2(note.find("measured by joulebench characterize") == 0 &&
+                     note.find("; note: the simulated counter follows the CPU time") != std::string::npos,
+                 note.c_str());
+    }
+
     void summaryLineOnStandardError()
     {
         jbtest::Ran r;

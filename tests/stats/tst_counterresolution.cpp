@@ -186,6 +186,40 @@ private slots:
         QVERIFY(roundResolution(rc, 99, "rapl").basis == Basis::Unknown);
     }
 
+    void deadCounterIsNamedNotCoarse()
+    {
+        // A counter that reads 0 (or is frozen) all round: no interval advanced in the busy window
+        // or either bracket. Its round names it and the cause instead of "0 updates, too short".
+        jbtest::RunShape shape;
+        shape.period_ns = 10'000'000;
+        Record dead = jbtest::makeRecord(shape);
+        dead.counter_info.clear();
+        dead.sampler.clear();
+        for (Round& rd : dead.rounds)
+            for (auto& [spec, c] : rd.counters)
+                for (auto* b : {&c.busy, &c.idle_before, &c.idle_after})
+                    if (*b)
+                        (*b)->advanced = 0;
+        for (std::size_t i = 0; i < dead.rounds.size(); ++i) {
+            const auto lim = roundLimits(dead, i);
+            QCOMPARE(int(lim.size()), 1);
+            QCOMPARE(QString::fromStdString(lim[0].second),
+                     QStringLiteral("rapl never advanced in this round: its energy is missing"));
+        }
+        QVERIFY2(!coarseCounter(dead, "rapl").coarse(), coarseCounter(dead, "rapl").text().c_str());
+        // One that advanced in a bracket is alive (coarse perhaps, never dead).
+        Record alive = dead;
+        alive.rounds[0].counters[0].second.idle_after->advanced = 1;
+        const auto lim = roundLimits(alive, 0);
+        QVERIFY(lim.empty() || lim[0].second.find("never advanced") == std::string::npos);
+        // One known to publish every 5 s says nothing in a round of 2.8 s: coarse, not dead.
+        CounterCadence slow;
+        slow.update_cadence_ms = 5000;
+        QVERIFY(neverAdvancedText("rapl", slow, dead.rounds[0].counters[0].second).empty());
+        slow.update_cadence_ms = 100;
+        QVERIFY(!neverAdvancedText("rapl", slow, dead.rounds[0].counters[0].second).empty());
+    }
+
     void recordWideSentence()
     {
         // A coarse counter: every round named, with the first coarse round's figures.

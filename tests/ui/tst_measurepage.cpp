@@ -245,6 +245,18 @@ void TestMeasurePage::runShowsRoundsAndVerdicts()
         QCOMPARE(m->index(i, jb::RoundsModel::MarginalCol).data(jb::RoundsModel::SortRole).toDouble(),
                  c->marginal_nj / 1e9);
     }
+    // A round beyond its counter's limits names them in the verdict's tooltip: the session's words
+    // (the CLI prints them under the round line). Round 2 again, as a round on a dead sim.
+    jb::Round limited = r.rounds[1];
+    limited.extra["limits"]["sim"] = "sim never advanced in this round: its energy is missing";
+    page.view()->applyRound(1, limited);
+    QVERIFY(m->index(1, jb::RoundsModel::VerdictCol)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith(QStringLiteral("sim never advanced in this round: its energy is missing")));
+    QVERIFY(!m->index(0, jb::RoundsModel::VerdictCol).data(Qt::ToolTipRole).toString().contains(
+        QStringLiteral("never advanced")));
+    page.view()->applyRound(1, r.rounds[1]);
     const QString summary = page.view()->summary()->plainText();
     QVERIFY2(summary.contains(QStringLiteral("J per decode")) && summary.contains(QStringLiteral("2 clean")),
              qPrintable(summary));

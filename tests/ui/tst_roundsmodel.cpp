@@ -54,6 +54,7 @@ private slots:
     void rawFiguresAndVerdicts_data();
     void rawFiguresAndVerdicts();
     void roundWithoutTheCounter();
+    void verdictTipNamesTheRoundsLimit();
 };
 
 void TestRoundsModel::passesTheModelTester()
@@ -167,6 +168,27 @@ void TestRoundsModel::roundWithoutTheCounter()
     jb::Round quiet = round(8, 35.0, 0.004);
     m.setRound(0, quiet);
     QCOMPARE(m.index(0, RoundsModel::IdleBeforeCol).data().toString(), QStringLiteral("20.00 ± 0.004"));
+}
+
+// The round's limit text (core's `limits.<spec>`, the CLI's indented line) heads the verdict's
+// tooltip for that counter only.
+void TestRoundsModel::verdictTipNamesTheRoundsLimit()
+{
+    RoundsModel m;
+    m.setCounter("sim");
+    jb::Round r = round(8, 35.0);
+    const QString dead = QStringLiteral("sim never advanced in this round: its energy is missing");
+    r.extra["limits"]["sim"] = dead.toStdString();
+    r.extra["limits"]["rapl"] = "too short for rapl: 3 updates, needs 10";
+    m.setRound(0, r);
+    for (int col : {int(RoundsModel::VerdictCol), int(RoundsModel::RatioCol)}) {
+        const QString tip = m.index(0, col).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(dead + QStringLiteral("\n\n")), qPrintable(tip));
+        QVERIFY2(!tip.contains(QStringLiteral("rapl")), qPrintable(tip));
+        QVERIFY(tip.contains(QString::fromStdString(jb::verdictThresholdsText())));
+    }
+    m.setRound(0, round(8, 35.0));
+    QVERIFY(!m.index(0, RoundsModel::VerdictCol).data(Qt::ToolTipRole).toString().contains(dead));
 }
 
 QTEST_MAIN(TestRoundsModel)

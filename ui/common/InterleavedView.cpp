@@ -103,11 +103,11 @@ void InterleavedView::fill()
         for (const auto* s : {&ch.energy, &ch.time})
             if (*s)
                 blocks = std::max(blocks, (*s)->blocks);
-    QString head = tr("<b>%1</b>: baseline <b>%2</b>, counter %3, paired over %4 blocks")
+    QString head = tr("<b>%1</b>: baseline <b>%2</b>, counter %3, %4")
                        .arg((title_.isEmpty() ? QFileInfo(path_).dir().dirName() : title_).toHtmlEscaped(),
                             QString::fromStdString(c.baseline).toHtmlEscaped(),
-                            QString::fromStdString(c.counter).toHtmlEscaped())
-                       .arg(blocks);
+                            QString::fromStdString(c.counter).toHtmlEscaped(),
+                            QString::fromStdString(pairedOverText(blocks)));  // core's words
     if (c.warmup_blocks > 0)
         head += c.warmup_blocks == 1 ? tr(" (1 warm-up block left out)")
                                      : tr(" (%1 warm-up blocks left out)").arg(c.warmup_blocks);

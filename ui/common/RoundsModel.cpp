@@ -2,6 +2,7 @@
 
 #include "common/Format.h"
 #include "common/Palette.h"
+#include <jb/session/RoundLine.h>
 
 namespace jb {
 
@@ -219,8 +220,12 @@ QString RoundsModel::tooltip(const Round& r, const CounterRound* c, int column) 
     case JPerDecodeCol:
         return QStringLiteral("marginal J / %1 decodes").arg(r.decodes);
     case RatioCol:
-    case VerdictCol:
-        return verdictTooltip(c ? c->verdict : std::nullopt, c ? c->ratio : std::nullopt);
+    case VerdictCol: {
+        // What the counter's limits make of the round (the CLI's indented line under it) first.
+        const std::string limit = roundLimitOf(r, spec_);
+        const QString tip = verdictTooltip(c ? c->verdict : std::nullopt, c ? c->ratio : std::nullopt);
+        return limit.empty() ? tip : QString::fromStdString(limit) + QStringLiteral("\n\n") + tip;
+    }
     default:
         return r.child_note ? QStringLiteral("child note: ") + QString::fromStdString(*r.child_note)
                             : QString();

@@ -12,6 +12,7 @@
 #include <jb/base/Clock.h>
 #include <jb/live/SessionSource.h>
 #include <jb/record/Interleaved.h>
+#include <jb/record/Journal.h>
 #include <jb/sampling/SampleStore.h>
 #include <jb/session/LiveComparison.h>
 #include <jb/session/StartCheck.h>
@@ -342,8 +343,8 @@ void MeasurePage::onFinished(const Record& r)
     const Status saved = saveRecordFile(r, path);
     if (saved) {
         record_path_ = path;
-        if (!journal_path_.isEmpty())
-            QFile::remove(journal_path_);  // the record is safe: the journal has done its job
+        if (!journal_path_.isEmpty())  // the record is safe: the journal has done its job (the
+            removeOwnJournal(journal_path_.toStdString());  // session, and so its Journal, is alive still)
     }
 
     const int n = int(r.rounds.size());
@@ -428,7 +429,7 @@ void MeasurePage::onFinishedSet(const std::vector<Record>& records)
     comparison_path_ = QString::fromStdString(written.comparison_path);
     record_path_ = written.paths.empty() ? QString() : QString::fromStdString(written.paths.front());
     if (written.errors.empty() && !journal_path_.isEmpty())
-        QFile::remove(journal_path_);
+        removeOwnJournal(journal_path_.toStdString());
 
     const int blocks = live_cmp_ ? live_cmp_->blocksDone() : 0;
     if (!written.errors.empty()) {
