@@ -49,6 +49,13 @@ std::string CounterTrust::text() const
     return reason + "; prefer " + *prefer;
 }
 
+std::string CounterTrust::shortText() const
+{
+    if (absolute)
+        return "absolute";
+    return prefer ? "relative only, prefer " + *prefer : "relative only";
+}
+
 std::string counterDevice(const std::string& spec)
 {
     // nvml:N and nvml-power:N read GPU N ("nvml" and "nvml-power" alone: GPU 0).

@@ -32,6 +32,8 @@ struct CounterTrust {
     // "averaged power reading (1 s window): marginal energy under-counted; prefer nvml:0";
     // for an absolute counter its reason alone.
     std::string text() const;
+    // For a table cell: "absolute", "relative only", "relative only, prefer nvml:0".
+    std::string shortText() const;
 };
 
 // The device a counter reads, for pairing two counters of one device: "nvml:0" and
