@@ -4,12 +4,19 @@
 // minimumSizeHint) and lies inside the window, unless a scroll area shows it (then its scroll
 // bar must be able to reach it). Returns one line per widget that fails, empty when none.
 #include <QAbstractButton>
+#include <algorithm>
 #include <QAbstractSpinBox>
 #include <QComboBox>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QGraphicsView>
+#include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStringList>
+#include <QTableView>
 #include <QWidget>
 
 namespace jbtest {
@@ -67,6 +74,63 @@ inline QStringList clippedWidgets(QWidget* root)
                        .arg(inWindow.y())
                        .arg(inWindow.width())
                        .arg(inWindow.height());
+    }
+    return out;
+}
+
+// Charts cut short: Qt Charts draws a title, an axis label or title, or a legend entry that does
+// not fit its room as text ending "..." (ChartPresenter::truncatedText). Every visible
+// graphics view (a QChartView) under root is read, its scene's text items: one line per cut
+// text, naming the view's class (and object name) and the text.
+inline QStringList elidedChartTexts(QWidget* root)
+{
+    QStringList out;
+    for (QGraphicsView* v : root->findChildren<QGraphicsView*>()) {
+        if (!v->isVisible() || !v->scene())
+            continue;
+        for (QGraphicsItem* item : v->scene()->items()) {
+            if (!item->isVisible())
+                continue;
+            QString text;
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item))
+                text = t->toPlainText();
+            else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                text = st->text();
+            if (text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026)))
+                out << QStringLiteral("%1: \"%2\" cut short")
+                           .arg(describeWidget(v->parentWidget() ? v->parentWidget() : v), text);
+        }
+    }
+    return out;
+}
+
+// Tables cut short: a visible table view's column narrower than its header's text or its
+// widest cell (Qt elides them "..."), unless the table scrolls sideways to show it whole.
+inline QStringList clippedTableColumns(QWidget* root)
+{
+    QStringList out;
+    for (QTableView* t : root->findChildren<QTableView*>()) {
+        if (!t->isVisible() || !t->model())
+            continue;
+        const QHeaderView* h = t->horizontalHeader();
+        for (int c = 0; c < t->model()->columnCount(); ++c) {
+            if (t->isColumnHidden(c))
+                continue;
+            const int need = std::max(h->sectionSizeHint(c), static_cast<const QAbstractItemView*>(t)->sizeHintForColumn(c));
+            if (h->sectionSize(c) + 1 < need)
+                out << QStringLiteral("%1 column %2 \"%3\": %4 px wide, needs %5")
+                           .arg(describeWidget(t))
+                           .arg(c)
+                           .arg(t->model()->headerData(c, Qt::Horizontal).toString())
+                           .arg(h->sectionSize(c))
+                           .arg(need);
+        }
+        const int right = h->length();
+        if (right > t->viewport()->width() + 1 && !t->horizontalScrollBar()->isVisible())
+            out << QStringLiteral("%1: columns %2 px wide in a %3 px view, no scroll bar")
+                       .arg(describeWidget(t))
+                       .arg(right)
+                       .arg(t->viewport()->width());
     }
     return out;
 }

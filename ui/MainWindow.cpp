@@ -42,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
                    QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
     };
     connect(measure_, &MeasurePage::runningChanged, this, &MainWindow::updateActions);
+    connect(measure_, &MeasurePage::checkingChanged, this, &MainWindow::updateActions);
     connect(measure_, &MeasurePage::hasRecordChanged, this, &MainWindow::updateActions);
     connect(measure_, &MeasurePage::recordSaved, recent_, &RecentFiles::add);
     connect(measure_, &MeasurePage::recordOpened, recent_, &RecentFiles::add);
@@ -143,7 +144,7 @@ void MainWindow::updateActions()
     const bool running = measure_->running();
     for (QAction* a : needRecord_)
         a->setEnabled(!running && measure_->hasRecord());
-    start_->setEnabled(!running);
+    start_->setEnabled(!running && !measure_->checking());  // no second Start while the check probes
     stop_->setEnabled(running);
     recentMenu_->setEnabled(!running);
 }

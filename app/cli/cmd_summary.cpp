@@ -8,6 +8,7 @@
 #include <jb/record/RecordJson.h>
 #include <jb/record/SummaryTable.h>
 #include <jb/stats/CounterResolution.h>
+#include <jb/stats/CounterTrust.h>
 
 #include <QCommandLineParser>
 
@@ -46,6 +47,13 @@ int cmdSummary(const QStringList& args)
             for (const std::string& spec : rec.wholeDeviceCounters())
                 if (const jb::CoarseCounter c = jb::coarseCounter(rec, spec); c.coarse())
                     s << "\n" << toQ(file) << ": " << toQ(c.text()) << "\n";
+        // A counter whose J per decode is relative only, and which to trust (jb::counterTrust,
+        // the Inspector's and the Library's words).
+        for (const auto& [file, rec] : records)
+            for (const std::string& spec : rec.wholeDeviceCounters())
+                if (const jb::CounterTrust t = jb::counterTrust(rec, spec); !t.absolute)
+                    s << "\n" << toQ(file) << ": J per decode relative only (" << toQ(spec) << "): " << toQ(t.text())
+                      << "\n";
         s << Qt::flush;
     }
     return failed ? kUsage : kOk;

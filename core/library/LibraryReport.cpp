@@ -2,6 +2,7 @@
 
 #include <jb/record/Csv.h>
 #include <jb/record/RecordJson.h>
+#include <jb/stats/CounterTrust.h>
 #include <jb/stats/Statistics.h>
 
 #include <QDateTime>
@@ -315,6 +316,17 @@ std::string libraryTable(const std::vector<LibraryEntry>& entries)
         }
         out += '\n';
     }
+    // Counters whose J per decode is relative only (a power reading integrated), each once per
+    // record, with the counter to trust instead where the record has one (core/stats/CounterTrust).
+    bool first = true;
+    for (const LibraryEntry& e : entries)
+        for (const CounterFigures& f : e.figures)
+            if (const CounterTrust t = counterTrust(f.counter, e.counters); !t.absolute) {
+                if (first)
+                    out += "\n";
+                first = false;
+                out += "note: id " + std::to_string(e.id) + " " + f.counter + ": " + t.text() + "\n";
+            }
     return out;
 }
 

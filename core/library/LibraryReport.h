@@ -65,7 +65,8 @@ ojson trendToJson(const std::vector<TrendPoint>& t, const std::string& label, co
 ojson bencherMetricFormat(const std::vector<LibraryEntry>& entries);
 // One row per entry and counter, a header first.
 std::string libraryCsv(const std::vector<LibraryEntry>& entries);
-// `library list`: aligned columns for people.
+// `library list`: aligned columns for people; then a note for each counter whose J per decode is
+// relative only (jb::counterTrust: "note: id 3 nvml-power:0: averaged power reading ...; prefer nvml:0").
 std::string libraryTable(const std::vector<LibraryEntry>& entries);
 ojson entriesToJson(const std::vector<LibraryEntry>& entries);
 

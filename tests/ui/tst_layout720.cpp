@@ -1,7 +1,7 @@
 // Nothing clipped at the laptop size, 1280x720 (and at 1600x1000), by geometry: the Measure
 // page's form with "Compare workloads" ticked and a long workload row keeps every button, spin
 // box and one-line label at the width its text needs and within reach (a scroll bar where the
-// form is wider than its pane), and the chart keeps a usable height.
+// form is wider than its pane), and the chart keeps a usable height and its texts whole.
 #include "../UiClip.h"
 #include "MainWindow.h"
 #include "chart/PowerChart.h"
@@ -56,6 +56,9 @@ private slots:
         QVERIFY(form->startButton()->isVisible());
         const QRect start(form->startButton()->mapTo(&w, QPoint(0, 0)), form->startButton()->size());
         QVERIFY(w.rect().contains(start));
+        // The chart's own texts (title, ticks, axis titles, legend) whole, not cut to "...".
+        const QStringList cut = jbtest::elidedChartTexts(w.measurePage());
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
         // The chart keeps room to be read.
         QVERIFY2(w.measurePage()->view()->chart()->height() >= 180,
                  qPrintable(QString::number(w.measurePage()->view()->chart()->height())));

@@ -109,6 +109,7 @@ class TestMeasurePage : public QObject {
 private slots:
     void initTestCase();
     void startCheckExplainsATooShortWorkload();
+    void startIsDisabledWhileTheCheckProbes();
     void runShowsRoundsAndVerdicts();
     void twoWorkloadsInterleavedFillTheComparison();
     void keepGoingDropsTheFailedWorkloadAndGoesOn();
@@ -170,6 +171,44 @@ TestMeasurePage::Run TestMeasurePage::runToEnd(jb::MeasurePage& page, const jb::
 
 // A workload whose rounds are shorter than a counter sample: Start probes it, does not start,
 // says why and offers the k that core chose; that button puts k in the form and starts.
+// While the check before Start probes the workload, neither the form's Start nor the window's
+// Run > Start is enabled, and a second start() begins no second check; both come back when the
+// check ends (here: a workload too short to start, so no run follows).
+void TestMeasurePage::startIsDisabledWhileTheCheckProbes()
+{
+    jb::MainWindow w;
+    w.resize(1300, 800);
+    w.show();
+    jb::MeasurePage* page = w.measurePage();
+    jb::Plan plan = smallPlan(2, 5, dir_.filePath(QStringLiteral("probing.flag")));
+    plan.child = {kFakeChild.toStdString(), "serve", "--jobs", "1", "--job-ms", "5"};
+    page->form()->applyPlan(plan);
+    QAction* start = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("&Start"))
+            start = a;
+    QVERIFY(start);
+    QVERIFY(start->isEnabled());
+    QVERIFY(page->form()->startButton()->isEnabled());
+    QSignalSpy checked(page, &jb::MeasurePage::startChecked);
+    QSignalSpy checking(page, &jb::MeasurePage::checkingChanged);
+    start->trigger();
+    QVERIFY(page->checking());
+    QCOMPARE(checking.count(), 1);
+    QCOMPARE(checking[0][0].toBool(), true);
+    QVERIFY(!start->isEnabled());
+    QVERIFY(!page->form()->startButton()->isEnabled());
+    page->start();  // the slot itself: still the one check
+    QCOMPARE(checking.count(), 1);
+    QVERIFY(checked.wait(20000));
+    QVERIFY(!page->checking());
+    QCOMPARE(checking.count(), 2);
+    QCOMPARE(checking[1][0].toBool(), false);
+    QVERIFY(!page->running());
+    QVERIFY(start->isEnabled());
+    QVERIFY(page->form()->startButton()->isEnabled());
+}
+
 void TestMeasurePage::startCheckExplainsATooShortWorkload()
 {
     jb::MeasurePage page;

@@ -55,7 +55,7 @@ class TestInspectorPage : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir dir_;
-    QString a_, b_, aborted_, coarse_, tampered_;
+    QString a_, b_, aborted_, coarse_, tampered_, power_;
     QStringList errorsShown_;
 
     QString write(const QString& name, const std::string& text)
@@ -245,6 +245,12 @@ private slots:
         sc.cadence_ns = 250'000'000;
         coarse_ = write(QStringLiteral("coarse.json"), dumpRecord(jbtest::makeRecord(sc)));
 
+        // A GPU's power reading integrated (no counter_info: the averaged reading).
+        jbtest::RunShape sp;
+        sp.label = "power";
+        sp.spec = "nvml-power:0";
+        power_ = write(QStringLiteral("power.json"), dumpRecord(jbtest::makeRecord(sp)));
+
         // A stored figure changed after the run: verify must point at it.
         ojson j = toJson(jbtest::makeRecord(sa));
         j["rounds"][1]["rapl"]["marginal_nj"] = j["rounds"][1]["rapl"]["marginal_nj"].get<double>() * 1.01;
@@ -415,6 +421,20 @@ private slots:
         QVERIFY(!p->tabs()->tabIcon(p->tabs()->indexOf(t)).isNull());
         QCOMPARE(t->metadataView()->valueAt(QStringLiteral("Record"), QStringLiteral("Why it stopped")),
                  QStringLiteral("the child exited with status 3 during round 3"));
+    }
+
+    // Issue 36, item 4: a counter whose J per decode is relative only says so above the table,
+    // in core's words (jb::counterTrust); an energy register's record says nothing.
+    void powerReadingIsRelativeOnly()
+    {
+        auto p = page();
+        QVERIFY(openAndWait(*p, {power_, coarse_}));
+        RecordTab* t = p->recordTab(0);
+        QVERIFY2(t->trustText().startsWith(QStringLiteral(
+                     "J per decode relative only (nvml-power:0): averaged power reading (1 s window): "
+                     "marginal energy under-counted")),
+                 qPrintable(t->trustText()));
+        QVERIFY(p->recordTab(1)->trustText().isEmpty());  // rapl: an energy register
     }
 
     void coarseCounterIsNamed()

@@ -138,6 +138,51 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // Issue 36, item 4: an H200 record's two counters of GPU 0 disagree by 40%; the Library says
+    // which one's J per decode is absolute (the Trust column, its reason as the tooltip), and
+    // `library list` (libraryTable) prints the same sentence under its table.
+    void trustColumnNamesTheCounterToTrust()
+    {
+        jb::LibraryEntry e;
+        e.id = 7;
+        e.path = "/records/h200.json";
+        e.host = "h200";
+        e.counters = {"nvml:0", "nvml-power:0", "task"};
+        jb::CounterFigures energy, power;
+        energy.counter = "nvml:0";
+        energy.summary.median_j_per_decode = 188.7;
+        power.counter = "nvml-power:0";
+        power.summary.median_j_per_decode = 114.8;
+        e.figures = {energy, power};
+        jb::LibraryModel model;
+        model.setEntries({e});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.headerData(jb::LibraryModel::Trust, Qt::Horizontal).toString(), QStringLiteral("Trust"));
+        std::map<QString, int> row;
+        for (int r = 0; r < model.rowCount(); ++r)
+            row[model.index(r, jb::LibraryModel::Counter).data().toString()] = r;
+        const int er = row.at(QStringLiteral("nvml:0")), pr = row.at(QStringLiteral("nvml-power:0"));
+        QCOMPARE(model.index(er, jb::LibraryModel::Trust).data().toString(), QStringLiteral("absolute"));
+        QCOMPARE(model.index(pr, jb::LibraryModel::Trust).data().toString(),
+                 QStringLiteral("relative only, prefer nvml:0"));
+        const QString tip = model.index(pr, jb::LibraryModel::MedianJ).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(QStringLiteral("nvml-power:0: averaged power reading (1 s window): marginal "
+                                               "energy under-counted")),
+                 qPrintable(tip));
+        QVERIFY2(tip.endsWith(QStringLiteral("prefer nvml:0")), qPrintable(tip));
+        QVERIFY(model.index(er, jb::LibraryModel::Counter).data(Qt::ToolTipRole).toString().contains(
+            QStringLiteral("energy register")));
+        // Sorted on Trust: the absolute counter first.
+        model.sort(jb::LibraryModel::Trust, Qt::AscendingOrder);
+        QCOMPARE(model.index(0, jb::LibraryModel::Counter).data().toString(), QStringLiteral("nvml:0"));
+
+        const std::string table = jb::libraryTable({e});
+        QVERIFY2(table.find("\nnote: id 7 nvml-power:0: averaged power reading (1 s window): marginal energy "
+                            "under-counted, good for relative comparisons only; prefer nvml:0\n") != std::string::npos,
+                 table.c_str());
+        QVERIFY2(table.find("note: id 7 nvml:0") == std::string::npos, table.c_str());
+    }
+
     void filterSortAndOpen()
     {
         jb::LibraryPage page(spec_);

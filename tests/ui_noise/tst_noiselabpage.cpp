@@ -603,7 +603,8 @@ void TestNoiseLabPage::fitsTheLaptopSize_data()
 }
 
 // In the window at 1280x720 (and 1600x1000), a few rounds in: no button, box or one-line label
-// narrower than its text or outside the window, and the power chart keeps a readable height.
+// narrower than its text or outside the window, the power chart keeps a readable height, and no
+// chart title, tick label, axis title or legend entry is cut to "..." (nor a table column).
 void TestNoiseLabPage::fitsTheLaptopSize()
 {
     QFETCH(QSize, size);
@@ -622,4 +623,15 @@ void TestNoiseLabPage::fitsTheLaptopSize()
     const QStringList clipped = jbtest::clippedWidgets(page);
     QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
     QVERIFY2(page->trace()->height() >= 200, qPrintable(QString::number(page->trace()->height())));
+    // The charts' own texts (titles, axis labels and titles, legends) whole, not "...", and the
+    // table's headers and values whole: a chart squeezed by the layout is cut, not shrunk.
+    const QStringList cut = jbtest::elidedChartTexts(page);
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+    const QStringList columns = jbtest::clippedTableColumns(page);
+    QVERIFY2(columns.isEmpty(), qPrintable(columns.join(QLatin1Char('\n'))));
+    for (jb::ChartFrame* c : page->findChildren<jb::ChartFrame*>())
+        if (c->isVisible())
+            QVERIFY2(c->height() >= 200, qPrintable(QStringLiteral("%1: %2 px high")
+                                                        .arg(QString::fromLatin1(c->metaObject()->className()))
+                                                        .arg(c->height())));
 }

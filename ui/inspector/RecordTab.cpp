@@ -15,6 +15,7 @@
 #include "inspector/RoundChart.h"
 #include "inspector/VerifyPanel.h"
 #include <jb/stats/CounterResolution.h>
+#include <jb/stats/CounterTrust.h>
 #include <jb/stats/RoundEnergy.h>
 
 #include <QFileInfo>
@@ -47,6 +48,7 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
       export_(new QToolButton(this)),
       banner_(new Banner(this)),
       coarse_(new Banner(this)),
+      trust_(new Banner(this)),
       view_(new RecordView(this)),
       proxy_(new ResolutionProxyModel(this)),
       side_(new PageTabs(this)),
@@ -97,6 +99,9 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     coarse_->setObjectName(QStringLiteral("coarseBanner"));
     coarse_->setTextFormat(Qt::RichText);
     coarse_->setToolTip(q(resolutionRuleText()));
+    trust_->setObjectName(QStringLiteral("trustBanner"));
+    trust_->setTextFormat(Qt::RichText);
+    trust_->setToolTip(q(counterTrustRuleText()));
 
     // The dashboard's rounds table, with the counter-updates column.
     proxy_->setRoundsModel(view_->roundsModel());
@@ -137,6 +142,7 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     cv->addLayout(head);
     cv->addWidget(banner_);
     cv->addWidget(coarse_);
+    cv->addWidget(trust_);
     cv->addWidget(split, 1);
 
     stack_->addWidget(loading);
@@ -278,6 +284,16 @@ void RecordTab::refreshCounter()
     else
         roundChart_->setSeries({s}, tr("%1: J per decode").arg(q(spec)));
 
+    // A counter whose J per decode is relative only (a power reading integrated): say so, and
+    // which of the record's counters to trust instead (core's words, as the CLI's `summary`).
+    const CounterTrust trust = counterTrust(rec, spec);
+    if (spec.empty() || trust.absolute)
+        trust_->clearMessage();
+    else
+        trust_->setMessage(QStringLiteral("<b>%1</b> %2").arg(tr("J per decode relative only (%1):").arg(q(spec)).toHtmlEscaped(),
+                                                            q(trust.text()).toHtmlEscaped()),
+                           Tone::Warning);
+
     // Coarse counter: say it above the table, with the numbers (core's words, as the CLI's).
     const CoarseCounter cc = coarseCounter(rec, spec);
     if (!cc.coarse()) {
@@ -296,6 +312,11 @@ QString RecordTab::bannerText() const
 QString RecordTab::coarseText() const
 {
     return coarse_->isHidden() ? QString() : fmt::plainText(coarse_->text());
+}
+
+QString RecordTab::trustText() const
+{
+    return trust_->isHidden() ? QString() : fmt::plainText(trust_->text());
 }
 
 QString RecordTab::headerText() const

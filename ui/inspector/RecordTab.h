@@ -1,7 +1,7 @@
 #pragma once
 // One opened record in the Inspector: while it loads, a progress line; then a banner for what
 // a reader must know first (an aborted run and why, a reference record without samples, a
-// coarse counter), the dashboard's record view (power trace with brackets and windows,
+// coarse counter, a counter whose J per decode is relative only), the dashboard's record view (power trace with brackets and windows,
 // summary, rounds table with a counter-updates column), and beside it the energy per decode
 // by round, `verify`, and the metadata.
 #include "inspector/RecordLoader.h"
@@ -55,6 +55,7 @@ public:
     // The banners as a user reads them (empty where hidden).
     QString bannerText() const;
     QString coarseText() const;
+    QString trustText() const;
     QString headerText() const;
     QString loadingText() const;
 
@@ -88,6 +89,7 @@ private:
     QToolButton* export_;
     Banner* banner_;
     Banner* coarse_;
+    Banner* trust_;  // the counter's J per decode relative only (jb::counterTrust), and what to prefer
     RecordView* view_;
     ResolutionProxyModel* proxy_;
     QTabWidget* side_;

@@ -1,6 +1,7 @@
 #include "library/LibraryModel.h"
 
 #include <jb/library/LibraryReport.h>
+#include <jb/stats/CounterTrust.h>
 
 #include <algorithm>
 #include <map>
@@ -91,6 +92,16 @@ void LibraryModel::sortRows()
             const double jb = fb && fb->summary.median_j_per_decode ? *fb->summary.median_j_per_decode : -1.0;
             return ja < jb;
         }
+        case Trust: {
+            // Absolute counters first, then by what they say.
+            const auto key = [&](const LibraryEntry& e, const CounterFigures* f) {
+                if (!f)
+                    return std::pair(2, std::string("-"));
+                const CounterTrust t = counterTrust(f->counter, e.counters);
+                return std::pair(t.absolute ? 0 : 1, t.shortText());
+            };
+            return key(ea, fa) < key(eb, fb);
+        }
         case Commit: return commitText(ea) < commitText(eb);
         case File: return ea.path < eb.path;
         case ColumnCount: break;
@@ -128,6 +139,9 @@ QVariant LibraryModel::data(const QModelIndex& index, int role) const
         return f ? QString::fromStdString(f->counter) : QString();
     if (role == Qt::ToolTipRole && index.column() == File)
         return QString::fromStdString(e.path);
+    if (role == Qt::ToolTipRole && f &&
+        (index.column() == Counter || index.column() == MedianJ || index.column() == Trust))
+        return QString::fromStdString(f->counter + ": " + counterTrust(f->counter, e.counters).text());
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool sort = role == SortRole;
@@ -154,6 +168,13 @@ QVariant LibraryModel::data(const QModelIndex& index, int role) const
             return sort ? QVariant(-1.0) : QVariant(QStringLiteral("-"));
         return sort ? QVariant(*f->summary.median_j_per_decode)
                     : QVariant(QString::number(*f->summary.median_j_per_decode, 'g', 4));
+    case Trust:
+        if (!f)
+            return QStringLiteral("-");
+        {
+            const CounterTrust t = counterTrust(f->counter, e.counters);
+            return sort ? QVariant(t.absolute ? 0 : 1) : QVariant(QString::fromStdString(t.shortText()));
+        }
     case Commit:
         return QString::fromStdString(commitText(e));
     case File:
@@ -175,6 +196,7 @@ QVariant LibraryModel::headerData(int section, Qt::Orientation o, int role) cons
     case Counter: return tr("Counter");
     case Verdicts: return tr("Verdicts");
     case MedianJ: return tr("Median J/decode");
+    case Trust: return tr("Trust");
     case Commit: return tr("Commit");
     case File: return tr("File");
     case ColumnCount: break;

@@ -1,6 +1,6 @@
 #pragma once
 // The library's records as a table (one row per record and whole-device counter): label,
-// started, host, counter, verdicts, median J per decode, commit, file. Widget-free (QtCore),
+// started, host, counter, verdicts, median J per decode, trust (absolute or relative only), commit, file. Widget-free (QtCore),
 // so it is tested without a display. Every figure comes from core/library. It sorts itself (on
 // typed keys, not QVariants: 10,000 rows in a few ms, where a sort proxy took about 80), and
 // keeps its sort when the entries change.
@@ -15,7 +15,9 @@ namespace jb {
 class LibraryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Label, Started, Host, Counter, Verdicts, MedianJ, Commit, File, ColumnCount };
+    // Trust: whether the counter's J per decode is absolute (jb::counterTrust), its reason the
+    // tooltip of the Counter, Median J and Trust cells.
+    enum Column { Label, Started, Host, Counter, Verdicts, MedianJ, Trust, Commit, File, ColumnCount };
     // Sort keys (numbers sort as numbers, times as times) under this role.
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int PathRole = Qt::UserRole + 2;

@@ -95,6 +95,9 @@ LibraryPage::LibraryPage(std::string spec, QWidget* parent)
     view_->setContextMenuPolicy(Qt::CustomContextMenu);
     view_->verticalHeader()->hide();
     view_->horizontalHeader()->setStretchLastSection(true);
+    // The Trust column wide enough for its usual "relative only, prefer nvml:0".
+    view_->setColumnWidth(LibraryModel::Trust,
+                          view_->fontMetrics().horizontalAdvance(QStringLiteral("relative only, prefer nvml:0")) + 16);
     view_->sortByColumn(LibraryModel::Started, Qt::DescendingOrder);
     filter_->setPlaceholderText(tr("Filter: label=gate meta.q=3 host=bench-1 since=2026-11-01"));
     filter_->setClearButtonEnabled(true);

@@ -142,12 +142,14 @@ void MeasurePage::start()
     form_->startButton()->setEnabled(false);
     status_->setMessage(tr("Checking the plan before Start: one pass of each workload, timed…"));
     probe_->start();
+    emit checkingChanged(true);
 }
 
 void MeasurePage::onProbed(const std::vector<ProbeResult>& results)
 {
     probe_->deleteLater();
     probe_ = nullptr;
+    emit checkingChanged(false);
     form_->setRunning(false);  // Start enabled again, as the form allows
     auto plan = form_->plan();
     if (!plan) {
@@ -179,6 +181,7 @@ void MeasurePage::startNow()
         probe_->cancel();
         probe_->deleteLater();
         probe_ = nullptr;
+        emit checkingChanged(false);
     }
     checkBar_->hide();
     auto plan = form_->plan();

@@ -77,6 +77,7 @@ public slots:
 
 signals:
     void startChecked(const QString& message);  // the check found a problem: what it says
+    void checkingChanged(bool checking);        // the check's probe began or ended (checking())
     void runningChanged(bool running);
     void hasRecordChanged(bool has);
     void recordSaved(const QString& path);

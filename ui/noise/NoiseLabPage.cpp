@@ -42,6 +42,8 @@ namespace jb {
 
 namespace {
 constexpr int kCompactBelowPx = 760;  // the page's height under which the banner is compact
+constexpr int kChartMinHeightPx = 220;  // each chart's least height: its texts whole (no "...")
+constexpr int kRightColumnMinPx = 420;  // the rounds and Allan charts' least width, likewise
 }  // namespace
 
 namespace {
@@ -219,7 +221,7 @@ void NoiseLabPage::buildUi()
     // Right: the verdict, the trace, the rounds and the noise.
     banner_ = new VerdictBanner;
     trace_ = new PowerChart;
-    trace_->setMinimumSize(300, 200);
+    trace_->setMinimumSize(300, kChartMinHeightPx);
     trace_placeholder_ = new QLabel;
     trace_placeholder_->setAlignment(Qt::AlignCenter);
     trace_placeholder_->setWordWrap(true);
@@ -237,14 +239,11 @@ void NoiseLabPage::buildUi()
     resolution_view_ = new QTableView;
     resolution_view_->setModel(resolution_);
     resolution_view_->verticalHeader()->hide();
-    resolution_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    resolution_view_->horizontalHeader()->setSectionResizeMode(ResolutionModel::VerdictCol,
-                                                               QHeaderView::ResizeToContents);
+    // Every column as wide as its header and values (a stretched column elided them at 1280x720).
+    resolution_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     resolution_view_->setSelectionMode(QAbstractItemView::NoSelection);
     resolution_view_->setFocusPolicy(Qt::NoFocus);
-    QFont tf = resolution_view_->font();
-    tf.setPointSize(tf.pointSize() + 1);
-    resolution_view_->setFont(tf);
+    const QFont tf = resolution_view_->font();
     resolution_view_->verticalHeader()->setDefaultSectionSize(QFontMetrics(tf).height() + 8);
     resolution_view_->setFixedHeight(4 * (QFontMetrics(tf).height() + 8) + 6);
     resolution_view_->setToolTip(
@@ -254,25 +253,47 @@ void NoiseLabPage::buildUi()
     allan_ = new AllanChart;
 
     auto* traceBox = new QVBoxLayout;
-    traceBox->addWidget(caption(tr("Power (grey: idle brackets, coloured: busy windows by verdict)")));
+    // Short enough for the column at 1280x720 (the chart's legend names each mark); not word
+    // wrapped, so the scroll area below lays the charts out at their least heights where it must.
+    QLabel* traceCaption = caption(tr("Power (grey: idle, coloured: busy by verdict)"));
+    traceCaption->setToolTip(tr("Grey: idle brackets; coloured: busy windows, by their round's verdict"));
+    traceBox->addWidget(traceCaption);
     traceBox->addWidget(trace_stack_, 1);
-    auto* roundsBox = new QVBoxLayout;
-    roundsBox->addWidget(rounds_chart_, 1);
-    roundsBox->addWidget(resolution_view_);
-    auto* grid = new QGridLayout;
-    grid->addWidget(banner_, 0, 0, 1, 2);
-    grid->addLayout(traceBox, 1, 0);
-    grid->addLayout(roundsBox, 1, 1);
-    grid->addWidget(histogram_, 2, 0);
-    grid->addWidget(allan_, 2, 1);
-    grid->setRowStretch(1, 5);
-    grid->setRowStretch(2, 4);
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
+    auto* charts = new QWidget;
+    auto* grid = new QGridLayout(charts);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addLayout(traceBox, 0, 0);
+    grid->addWidget(rounds_chart_, 0, 1);
+    grid->addWidget(histogram_, 1, 0);
+    grid->addWidget(allan_, 1, 1);
+    // The table across both columns: each of its columns as wide as its header and values.
+    grid->addWidget(resolution_view_, 2, 0, 1, 2);
+    grid->setRowStretch(0, 5);
+    grid->setRowStretch(1, 4);
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    // The right column's charts keep room for their titles and legends (the trace's size hint
+    // would take the rest).
+    grid->setColumnMinimumWidth(1, kRightColumnMinPx);
 
+    // The charts keep their minimum heights (kChartMinHeightPx: titles, ticks and legends whole);
+    // where the window is lower than that, as at the laptop's 1280x720, they scroll beneath the
+    // banner rather than shrink into "..." labels. (Nothing in the scrolled grid wraps its
+    // text: a height-for-width layout would be laid out at its preferred heights, scrolling
+    // where it need not.)
+    auto* chartScroll = new QScrollArea;
+    chartScroll->setObjectName(QStringLiteral("noiseLabCharts"));
+    chartScroll->setWidget(charts);
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* right = new QVBoxLayout;
+    right->addWidget(banner_);
+    right->addWidget(chartScroll, 1);
     auto* body = new QHBoxLayout;
     body->addWidget(scroll);
-    body->addLayout(grid, 1);
+    body->addLayout(right, 1);
     auto* v = new QVBoxLayout(this);
     v->addLayout(top);
     v->addLayout(body, 1);
