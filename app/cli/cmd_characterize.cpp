@@ -166,7 +166,6 @@ int cmdCharacterize(const QStringList& args)
         err() << "joulebench-cli characterize: " << toQ(profile.error()) << '\n';
         return kAborted;
     }
-    jb::addCharacterizeCaveat(*profile, kind);  // the sim counter's figures are its load's, said in the profile
     const std::string text = profile->toJson().dump(2) + "\n";
     if (p.isSet(QStringLiteral("out"))) {
         const std::string path = toStd(p.value(QStringLiteral("out")));

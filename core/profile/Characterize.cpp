@@ -503,6 +503,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     p.host = opt.host.empty() ? "unknown" : opt.host;
     p.measured_at = isoNow();
     p.note = "measured by joulebench characterize with " + load.describe();
+    addCharacterizeCaveat(p, kind);  // the sim counter's figures are its load's: said in every profile
     p.update_period_ms = period_ms;
     p.update_jitter_ms = sdOf(intervals);
     p.step_up = {medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
