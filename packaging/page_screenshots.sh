@@ -13,6 +13,7 @@ OUT=${JB_SCREENSHOT_DIR:-$ROOT/docs/screenshots}
 SIZES=${JB_SIZES:-1280x720 1600x1000}
 BIN=$BUILD/bin
 say() { printf '[page-screenshots] %s\n' "$*" >&2; }
+. "$ROOT/packaging/xvfb.sh"
 for tool in Xvfb import; do
   command -v "$tool" >/dev/null || { say "$tool is missing (Debian: apt-get install xvfb imagemagick)"; exit 2; }
 done
@@ -32,15 +33,12 @@ mkdir -p "$OUT"
 shoot() {
   local size=$1 name=$2 wait_s=$3
   shift 3
-  local n=99
-  while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-  Xvfb ":$n" -screen 0 "${size}x24" -nolisten tcp >"$TMP/xvfb.log" 2>&1 &
-  local xvfb=$!
-  for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
-  DISPLAY=":$n" QT_QPA_PLATFORM=xcb "$BIN/joulebench" -geometry "${size}+0+0" "$@" >"$TMP/gui.log" 2>&1 &
+  xvfb_start "$size" || exit 1
+  local xvfb=$XVFB_PID
+  "$BIN/joulebench" -geometry "${size}+0+0" "$@" >"$TMP/gui.log" 2>&1 &
   local gui=$!
   sleep "$wait_s"
-  DISPLAY=":$n" import -window root "$OUT/$name-$size.png"
+  import -window root "$OUT/$name-$size.png"
   say "wrote $OUT/$name-$size.png"
   kill "$gui" 2>/dev/null || true
   wait "$gui" 2>/dev/null || true

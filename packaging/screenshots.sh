@@ -19,6 +19,7 @@ OUT=${JB_SCREENSHOT_DIR:-$ROOT/docs/screenshots}
 SCREEN=${JB_SCREEN:-1280x800}
 BIN=$BUILD/bin
 say() { printf '[screenshots] %s\n' "$*" >&2; }
+. "$ROOT/packaging/xvfb.sh"
 
 for tool in Xvfb import; do
   command -v "$tool" >/dev/null || { say "$tool is missing (Debian: apt-get install xvfb imagemagick)"; exit 2; }
@@ -36,14 +37,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A free display number.
-N=99
-while [ -e "/tmp/.X11-unix/X$N" ] || [ -e "/tmp/.X$N-lock" ]; do N=$((N + 1)); done
-Xvfb ":$N" -screen 0 "${SCREEN}x24" -nolisten tcp >"$TMP/xvfb.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$N" ] && break; sleep 0.1; done
-[ -e "/tmp/.X11-unix/X$N" ] || { say "Xvfb did not start:"; cat "$TMP/xvfb.log" >&2; exit 1; }
-export DISPLAY=":$N" QT_QPA_PLATFORM=xcb
+xvfb_start "$SCREEN" || exit 1
+PIDS+=("$XVFB_PID")
 # Fresh settings and records, and the plan the dashboard offers on a first start, with the
 # simulated counter whatever this machine can read (the screenshots must not depend on it), and
 # full-HD images so that each busy window spans several sample periods (with the decoder's
@@ -69,7 +64,7 @@ shot() {
 
 mkdir -p "$OUT"
 GEOMETRY="${SCREEN}+0+0"
-say "starting a run on display :$N"
+say "starting a run on display $DISPLAY"
 "$BIN/joulebench" --start -geometry "$GEOMETRY" >"$TMP/gui.log" 2>&1 &
 GUI=$!
 PIDS+=($GUI)

@@ -1,5 +1,7 @@
 #include <jb/library/LibraryReport.h>
 
+#include <jb/base/Text.h>
+
 #include <jb/record/Csv.h>
 #include <jb/record/RecordJson.h>
 #include <jb/stats/CounterTrust.h>
@@ -12,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <utility>
 
 namespace jb {
 
@@ -42,9 +45,7 @@ std::string g4(const std::optional<double>& v)
 
 std::string pct(double ratio)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.1f %%", (ratio - 1.0) * 100.0);
-    return buf;
+    return formatted("%+.1f %%", (ratio - 1.0) * 100.0);
 }
 
 }  // namespace
@@ -277,9 +278,7 @@ std::string libraryTable(const std::vector<LibraryEntry>& entries)
         std::string commit = e.commit ? e.commit->substr(0, 10) : "-";
         if (e.dirty && *e.dirty)
             commit += "+dirty";
-        std::string when = isoTimeMs(e.started_ms);
-        if (when.size() > 16)
-            when = when.substr(0, 16);
+        const std::string when = listTimeMs(e.started_ms);
         auto row = [&](const CounterFigures* f) {
             std::vector<std::string> r{std::to_string(e.id), when, e.label.value_or("-"), e.host,
                                        f ? f->counter : "-", e.unreadable ? "unreadable" : e.missing ? "missing" : e.status};
@@ -362,6 +361,27 @@ ojson entriesToJson(const std::vector<LibraryEntry>& entries)
         list.push_back(std::move(o));
     }
     return list;
+}
+
+std::string listTimeMs(std::int64_t ms)
+{
+    std::string when = isoTimeMs(ms);
+    if (when.size() > 16)
+        when.resize(16);
+    return when;
+}
+
+std::string verdictCounts(const CounterSummary& s)
+{
+    std::string out;
+    for (const auto& [n, word] : {std::pair{s.clean, "clean"}, std::pair{s.relative_only, "relative-only"},
+                                  std::pair{s.noisy, "noisy"}, std::pair{s.unusable, "unusable"},
+                                  std::pair{s.no_verdict, "no verdict"}}) {
+        if (n <= 0)
+            continue;
+        out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + word;
+    }
+    return out.empty() ? "no verdicts" : out;
 }
 
 }  // namespace jb

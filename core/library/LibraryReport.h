@@ -71,5 +71,10 @@ std::string libraryTable(const std::vector<LibraryEntry>& entries);
 ojson entriesToJson(const std::vector<LibraryEntry>& entries);
 
 std::string isoTimeMs(std::int64_t ms);  // 2026-12-01T07:39:01Z
+// The list's start time: to the minute, UTC ("2026-12-01T07:39"), as `library list` and the
+// Library page show it.
+std::string listTimeMs(std::int64_t ms);
+// A counter's verdicts in words, the kinds with none left out: "3 clean, 1 noisy" ("no verdicts").
+std::string verdictCounts(const CounterSummary& s);
 
 }  // namespace jb

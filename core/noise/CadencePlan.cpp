@@ -1,5 +1,7 @@
 #include <jb/noise/CadencePlan.h>
 
+#include <jb/base/Text.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -11,9 +13,7 @@ namespace {
 
 std::string g(double v, int precision = 4)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    return buf;
+    return formatted("%.*g", precision, v);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include <jb/noise/Planner.h>
 
+#include <jb/base/Text.h>
+
 #include <jb/noise/NoiseMath.h>
 #include <jb/noise/RoundModel.h>
 #include <jb/stats/Statistics.h>
@@ -12,13 +14,6 @@
 namespace jb {
 
 namespace {
-
-std::string fmt(const char* f, double a)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, a);
-    return buf;
-}
 
 // Candidate values lo..hi: every value up to lo + dense, then steps of `growth`.
 std::vector<int> candidates(int lo, int hi, int dense, double growth)
@@ -123,18 +118,18 @@ PlanOutcome planRun(const PlanInputs& in)
     o.asymptotic_ratio = in.marginal_w / in.idle_sd_w;
 
     if (!(in.marginal_w > T * in.idle_sd_w)) {
-        o.message = "unreachable: marginal " + fmt("%.4g", in.marginal_w) + " W over idle sd " +
-                    fmt("%.4g", in.idle_sd_w) + " W is a ratio of " + fmt("%.3g", o.asymptotic_ratio) +
-                    ", below " + in.target + " (" + fmt("%g", T) +
+        o.message = "unreachable: marginal " + formatted("%.4g", in.marginal_w) + " W over idle sd " +
+                    formatted("%.4g", in.idle_sd_w) + " W is a ratio of " + formatted("%.3g", o.asymptotic_ratio) +
+                    ", below " + in.target + " (" + formatted("%g", T) +
                     ") however long the brackets and rounds: the ratio is a power ratio. Needed: idle sd "
-                    "below " + fmt("%.4g", o.needed_idle_sd_w) + " W (a quieter machine or counter), or a "
-                    "marginal power above " + fmt("%.4g", o.needed_marginal_w) + " W";
+                    "below " + formatted("%.4g", o.needed_idle_sd_w) + " W (a quieter machine or counter), or a "
+                    "marginal power above " + formatted("%.4g", o.needed_marginal_w) + " W";
         // The Allan curve says how far averaging over a longer sample period lowers the sd.
         for (const AllanPoint& a : in.allan) {
             if (a.m > 1 && a.adev_w > 0.0 && in.marginal_w > T * a.adev_w * 1.2) {
                 o.suggested_sample_s = a.tau_s;
-                o.message += "; the idle Allan deviation falls to " + fmt("%.4g", a.adev_w) + " W at " +
-                             fmt("%g", a.tau_s) + " s, so a sample period near " + fmt("%g", a.tau_s * 1000.0) +
+                o.message += "; the idle Allan deviation falls to " + formatted("%.4g", a.adev_w) + " W at " +
+                             formatted("%g", a.tau_s) + " s, so a sample period near " + formatted("%g", a.tau_s * 1000.0) +
                              " ms may reach it (re-measure the idle noise there)";
                 break;
             }
@@ -148,9 +143,9 @@ PlanOutcome planRun(const PlanInputs& in)
     const int minIdle = std::max({2, in.min_idle_intervals, int(std::ceil(in.min_idle_s / p - 1e-9))});
     if (kMax < std::max(kMin, 1) || nIdleMax < minIdle) {
         o.message = "unreachable within the limits: a busy window must hold 2 sample intervals (" +
-                    fmt("%g", windowHolding(2, p)) + " s) and an idle bracket " + std::to_string(minIdle) + " (" +
-                    fmt("%g", windowHolding(minIdle, p)) + " s), within " +
-                    fmt("%g", in.max_busy_s) + " s and " + fmt("%g", in.max_idle_s) + " s";
+                    formatted("%g", windowHolding(2, p)) + " s) and an idle bracket " + std::to_string(minIdle) + " (" +
+                    formatted("%g", windowHolding(minIdle, p)) + " s), within " +
+                    formatted("%g", in.max_busy_s) + " s and " + formatted("%g", in.max_idle_s) + " s";
         return o;
     }
 
@@ -232,10 +227,10 @@ PlanOutcome planRun(const PlanInputs& in)
         }
     }
     if (!best.found) {
-        o.message = "unreachable within the limits: " + in.target + " in " + fmt("%g", in.confidence * 100.0) +
-                    "% of rounds needs idle brackets longer than " + fmt("%g", in.max_idle_s) +
-                    " s or busy windows longer than " + fmt("%g", in.max_busy_s) +
-                    " s (marginal/idle sd is only " + fmt("%.3g", o.asymptotic_ratio) + " against " + fmt("%g", T) + ")";
+        o.message = "unreachable within the limits: " + in.target + " in " + formatted("%g", in.confidence * 100.0) +
+                    "% of rounds needs idle brackets longer than " + formatted("%g", in.max_idle_s) +
+                    " s or busy windows longer than " + formatted("%g", in.max_busy_s) +
+                    " s (marginal/idle sd is only " + formatted("%.3g", o.asymptotic_ratio) + " against " + formatted("%g", T) + ")";
         return o;
     }
 
@@ -255,9 +250,9 @@ PlanOutcome planRun(const PlanInputs& in)
     o.p_clean = verdictProbability(m, kCleanRatio);
     o.p_relative_only = verdictProbability(m, kRelativeOnlyRatio);
     o.p_noisy = verdictProbability(m, kNoisyRatio);
-    o.message = "idle " + fmt("%g", o.idle_s) + " s, k " + std::to_string(o.k) + ", " + std::to_string(o.rounds) +
-                " rounds: " + in.target + " in " + fmt("%.1f", o.round_probability * 100.0) +
-                "% of rounds expected, " + fmt("%.0f", o.total_s) + " s in all";
+    o.message = "idle " + formatted("%g", o.idle_s) + " s, k " + std::to_string(o.k) + ", " + std::to_string(o.rounds) +
+                " rounds: " + in.target + " in " + formatted("%.1f", o.round_probability * 100.0) +
+                "% of rounds expected, " + formatted("%.0f", o.total_s) + " s in all";
     if (!o.ci_met)
         o.message += " (the median's CI stays wider than asked: " + std::to_string(in.max_rounds) +
                      " rounds at most)";

@@ -1,5 +1,7 @@
 #include <jb/noise/SensorFigures.h>
 
+#include <jb/base/Text.h>
+
 #include <jb/stats/CounterResolution.h>
 
 #include <algorithm>
@@ -9,13 +11,6 @@
 namespace jb {
 
 namespace {
-
-std::string fmt(const char* f, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
 // The reading's share of a step `since_ms` after it: 0 until 2 delay - settle, 1 from the
 // settle time, linear between (half-way at the delay).
@@ -81,23 +76,23 @@ SensorFigures sensorFigures(const CounterProfile& p, double busy_s)
     f.lines.push_back(p.measured ? "measured on " + (p.host.empty() ? std::string("this host") : p.host) +
                               (p.measured_at.empty() ? "" : " at " + p.measured_at)
                                  : "the kind's documented default" + (p.note.empty() ? "" : ": " + p.note));
-    f.lines.push_back(p.update_period_ms > 0 ? "a new value every " + fmt("%.4g", p.update_period_ms) +
-                              " ms (jitter " + fmt("%.2g", p.update_jitter_ms) + " ms): rounds need " +
-                              fmt("%.3g", kCoarseUpdates * p.update_period_ms / 1e3) + " s for 10 updates"
+    f.lines.push_back(p.update_period_ms > 0 ? "a new value every " + formatted("%.4g", p.update_period_ms) +
+                              " ms (jitter " + formatted("%.2g", p.update_jitter_ms) + " ms): rounds need " +
+                              formatted("%.3g", kCoarseUpdates * p.update_period_ms / 1e3) + " s for 10 updates"
                                              : "a new value at every read");
-    f.lines.push_back("step up: half-way after " + fmt("%.4g", p.step_up.delay_ms) + " ms, settled after " +
-                      fmt("%.4g", p.step_up.settle_ms) + " ms; down: " + fmt("%.4g", p.step_down.delay_ms) +
-                      " / " + fmt("%.4g", p.step_down.settle_ms) + " ms");
-    f.lines.push_back(p.averages() ? "averages over " + fmt("%.4g", p.averaging_window_ms) +
+    f.lines.push_back("step up: half-way after " + formatted("%.4g", p.step_up.delay_ms) + " ms, settled after " +
+                      formatted("%.4g", p.step_up.settle_ms) + " ms; down: " + formatted("%.4g", p.step_down.delay_ms) +
+                      " / " + formatted("%.4g", p.step_down.settle_ms) + " ms");
+    f.lines.push_back(p.averages() ? "averages over " + formatted("%.4g", p.averaging_window_ms) +
                               " ms: brackets wait that out (averaged_brackets)"
                                    : "no averaging window");
-    std::string cov = "bursts of " + fmt("%.3g", f.burst_ms) + " ms: counted " +
-        fmt("%.0f", p.coverage.mean * 100.0) + "% +- " + fmt("%.0f", p.coverage.sd * 100.0) + "%" +
+    std::string cov = "bursts of " + formatted("%.3g", f.burst_ms) + " ms: counted " +
+        formatted("%.0f", p.coverage.mean * 100.0) + "% +- " + formatted("%.0f", p.coverage.sd * 100.0) + "%" +
         (p.coverage.bursts > 0 ? " (" + std::to_string(p.coverage.bursts) + " bursts measured)"
                                : std::string());
     if (const std::string smp = samplingText(p); !smp.empty())
-        cov += "; " + smp + ", modelled: " + fmt("%.0f", f.spread.mean * 100.0) + "% +- " +
-            fmt("%.0f", f.spread.sd * 100.0) + "% over phases";
+        cov += "; " + smp + ", modelled: " + formatted("%.0f", f.spread.mean * 100.0) + "% +- " +
+            formatted("%.0f", f.spread.sd * 100.0) + "% over phases";
     f.lines.push_back(cov);
     return f;
 }

@@ -1,5 +1,7 @@
 #include <jb/session/RoundLine.h>
 
+#include <jb/base/Text.h>
+
 #include <cstdio>
 
 namespace jb {
@@ -7,9 +9,7 @@ namespace jb {
 namespace {
 std::string fixed2(double v)
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
+    return formatted("%.2f", v);
 }
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include <jb/session/StartCheck.h>
 
+#include <jb/base/Text.h>
+
 #include <jb/base/Clock.h>
 #include <jb/stats/CounterResolution.h>
 
@@ -25,9 +27,7 @@ std::string seconds(double s)
 
 std::string fixed1(double v)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
+    return formatted("%.1f", v);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include <jb/stats/CounterResolution.h>
 
+#include <jb/base/Text.h>
+
 #include <jb/record/Verify.h>
 
 #include <algorithm>
@@ -31,9 +33,7 @@ std::string count(double n)
 
 std::string ms(double v)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g ms", v);
-    return buf;
+    return formatted("%.3g ms", v);
 }
 
 std::string updates(double n)

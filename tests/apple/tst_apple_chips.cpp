@@ -53,6 +53,8 @@ const CounterStatus* find(const std::vector<CounterStatus>& list, const std::str
             return &s;
     return nullptr;
 }
+// A pointer into a temporary list would dangle (AddressSanitizer caught one): keep the list.
+const CounterStatus* find(std::vector<CounterStatus>&& list, const std::string& spec) = delete;
 
 std::string overlap(std::initializer_list<std::string> specs)
 {
@@ -316,7 +318,8 @@ private slots:
         QVERIFY(!c.ok());
         QVERIFY2(has(c.error(), "neither a 'CPU Energy' channel nor a 'DIE_<n>_CPU Energy' channel"),
                  c.error().c_str());
-        const CounterStatus* s = find(ioreportStatuses(o.apple), kIOReportCpuSpec);
+        const std::vector<CounterStatus> statuses = ioreportStatuses(o.apple);  // s points into it
+        const CounterStatus* s = find(statuses, kIOReportCpuSpec);
         QVERIFY(s && !s->available);
         QCOMPARE(s->reason, c.error().substr(c.error().find("IOReport's")));
     }

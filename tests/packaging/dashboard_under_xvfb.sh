@@ -4,6 +4,7 @@
 # the screenshot is the screen's size and is not blank. Fresh settings in a temporary folder.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../packaging/xvfb.sh"
 bin=$1
 png=$2
 need Xvfb xvfb
@@ -20,14 +21,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-n=120
-while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1024x700x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
-[ -e "/tmp/.X11-unix/X$n" ] || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
+xvfb_start 1024x700 120 || fail "Xvfb did not start"
+pids+=("$XVFB_PID")
 
-export DISPLAY=":$n" QT_QPA_PLATFORM=xcb XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
+export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
 # Under AddressSanitizer (the asan preset runs this test too): Debian's libxkbcommon-x11 hands
 # strndup a buffer that is not NUL-terminated within its length, which ASan's strndup
 # interceptor reports as an overflow inside the system library, before any JouleBench code runs.
@@ -39,7 +36,7 @@ pids+=("$gui")
 colours=0
 for _ in $(seq 60); do
     kill -0 "$gui" 2>/dev/null || fail "the dashboard exited under Xvfb: $(cat "$tmp/gui.log")"
-    if import -display ":$n" -window root "$png" 2>/dev/null; then
+    if import -window root "$png" 2>/dev/null; then
         colours=$(identify -format '%k' "$png")
         [ "$colours" -gt 50 ] && break
     fi

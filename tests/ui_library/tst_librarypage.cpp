@@ -10,6 +10,7 @@
 #include "library/LibraryModel.h"
 #include "library/LibraryPage.h"
 #include "record/SyntheticRecord.h"
+#include "UiClip.h"
 #include <jb/library/Library.h>
 #include <jb/library/LibraryReport.h>
 #include <jb/record/AtomicWrite.h>
@@ -23,6 +24,7 @@
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -181,6 +183,32 @@ private slots:
                             "under-counted, good for relative comparisons only; prefer nvml:0\n") != std::string::npos,
                  table.c_str());
         QVERIFY2(table.find("note: id 7 nvml:0") == std::string::npos, table.c_str());
+    }
+
+    // At the laptop size every column but the file's path reads whole (the path, last, is cut
+    // in its middle), and the verdicts and start time are core's words.
+    void readsWholeAt1280x720()
+    {
+        jb::LibraryPage page(spec_);
+        page.resize(1280, 720);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTRY_VERIFY_WITH_TIMEOUT(!page.busy(), 10000);
+        QCOMPARE(page.model()->rowCount(), 6);
+        QStringList clipped;
+        for (const QString& c : jbtest::clippedTableColumns(&page))
+            if (!c.contains(QLatin1String("\"File\"")))
+                clipped << c;
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1String("; "))));
+        QCOMPARE(page.view()->textElideMode(), Qt::ElideMiddle);
+        const QModelIndex v = page.model()->index(0, jb::LibraryModel::Verdicts);
+        QVERIFY2(v.data().toString().endsWith(QLatin1String(" clean")) ||
+                     v.data().toString().contains(QLatin1String(" clean,")),
+                 qPrintable(v.data().toString()));
+        QVERIFY2(!v.data().toString().contains(QRegularExpression(QStringLiteral("(^|, )0 "))),
+                 qPrintable(v.data().toString()));
+        const QModelIndex t = page.model()->index(0, jb::LibraryModel::Started);
+        QCOMPARE(t.data().toString().size(), 16);  // 2026-11-03T10:00
     }
 
     void filterSortAndOpen()

@@ -149,7 +149,7 @@ QVariant LibraryModel::data(const QModelIndex& index, int role) const
     case Label:
         return QString::fromStdString(e.label.value_or("-"));
     case Started:
-        return sort ? QVariant(qlonglong(e.started_ms)) : QVariant(QString::fromStdString(isoTimeMs(e.started_ms)));
+        return sort ? QVariant(qlonglong(e.started_ms)) : QVariant(QString::fromStdString(listTimeMs(e.started_ms)));
     case Host:
         return QString::fromStdString(e.host);
     case Counter:
@@ -157,12 +157,7 @@ QVariant LibraryModel::data(const QModelIndex& index, int role) const
     case Verdicts:
         if (!f)
             return QStringLiteral("-");
-        return sort ? QVariant(f->summary.clean)
-                    : QVariant(QStringLiteral("%1 clean, %2 rel., %3 noisy, %4 unus.")
-                                   .arg(f->summary.clean)
-                                   .arg(f->summary.relative_only)
-                                   .arg(f->summary.noisy)
-                                   .arg(f->summary.unusable));
+        return sort ? QVariant(f->summary.clean) : QVariant(QString::fromStdString(verdictCounts(f->summary)));
     case MedianJ:
         if (!f || !f->summary.median_j_per_decode)
             return sort ? QVariant(-1.0) : QVariant(QStringLiteral("-"));

@@ -95,9 +95,10 @@ LibraryPage::LibraryPage(std::string spec, QWidget* parent)
     view_->setContextMenuPolicy(Qt::CustomContextMenu);
     view_->verticalHeader()->hide();
     view_->horizontalHeader()->setStretchLastSection(true);
-    // The Trust column wide enough for its usual "relative only, prefer nvml:0".
-    view_->setColumnWidth(LibraryModel::Trust,
-                          view_->fontMetrics().horizontalAdvance(QStringLiteral("relative only, prefer nvml:0")) + 16);
+    // Each column as wide as its header and values (fitColumns, after every listing); the file's
+    // path, last, takes the rest, cut in its middle where it is longer (its tooltip is whole).
+    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->setWordWrap(false);
     view_->sortByColumn(LibraryModel::Started, Qt::DescendingOrder);
     filter_->setPlaceholderText(tr("Filter: label=gate meta.q=3 host=bench-1 since=2026-11-01"));
     filter_->setClearButtonEnabled(true);
@@ -305,6 +306,7 @@ void LibraryPage::startList()
             }
             const auto n = r.entries.size();
             model_->setEntries(std::move(r.entries));
+            fitColumns();
             selectionChanged();
             status_->setText(tr("%n record(s) in %1", nullptr, int(n)).arg(r.where));
             emit listed();
@@ -397,6 +399,14 @@ void LibraryPage::startTrend()
                                  (regressions ? tr(", %n regression(s) marked", nullptr, regressions) : QString()));
             emit trendShown();
         });
+}
+
+void LibraryPage::fitColumns()
+{
+    // Every column but the last (the file, stretched) as wide as its header and values: at 1280
+    // px the figures and verdicts read whole.
+    for (int c = 0; c + 1 < model_->columnCount(); ++c)
+        view_->resizeColumnToContents(c);
 }
 
 }  // namespace jb

@@ -83,6 +83,7 @@ protected:
 
 private:
     void selectionChanged();
+    void fitColumns();
     void refreshTrend();
     void startTrend();
     void startList();
