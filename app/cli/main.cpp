@@ -5,7 +5,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -31,8 +33,11 @@ constexpr Subcommand kSubcommands[] = {
 void usage(FILE* to)
 {
     std::fprintf(to, "usage: joulebench-cli <command> [options]\n\ncommands:\n");
+    int width = 0;  // the longest name's: "characterize" lined up with the rest
     for (const Subcommand& s : kSubcommands)
-        std::fprintf(to, "  %-10s %s\n", s.name, s.help);
+        width = std::max(width, int(std::strlen(s.name)));
+    for (const Subcommand& s : kSubcommands)
+        std::fprintf(to, "  %-*s %s\n", width, s.name, s.help);
     std::fprintf(to, "\n'joulebench-cli <command> --help' describes a command's options.\n");
 }
 
