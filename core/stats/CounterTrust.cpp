@@ -1,10 +1,10 @@
 #include <jb/stats/CounterTrust.h>
 
+#include <jb/base/Text.h>
 #include <jb/record/Record.h>
 #include <jb/stats/CounterResolution.h>
 
 #include <cmath>
-#include <sstream>
 
 namespace jb {
 
@@ -18,12 +18,15 @@ bool startsWith(const std::string& s, const char* prefix)
 // "1 s", "500 ms"
 std::string windowText(double ms)
 {
-    std::ostringstream o;
-    if (ms >= 1000.0)
-        o << std::round(ms / 100.0) / 10.0 << " s";
-    else
-        o << std::round(ms) << " ms";
-    return o.str();
+    return ms >= 1000.0 ? formatted("%g s", std::round(ms / 100.0) / 10.0) : formatted("%g ms", std::round(ms));
+}
+
+// The kind from the spec alone (no counter_info): an nvml-power counter may be either reading;
+// the older (and the H200's usual) one is the averaged reading, which the rule words more carefully.
+CounterKind kindOfSpecAlone(const std::string& spec)
+{
+    const CounterKind k = counterKindOfSpec(spec);
+    return k == CounterKind::NvmlPowerInstant ? CounterKind::NvmlPowerAverage : k;
 }
 
 bool energyKind(CounterKind k)
@@ -124,12 +127,7 @@ CounterTrust counterTrust(const std::string& spec, CounterKind kind, double aver
 
 CounterTrust counterTrust(const std::string& spec, const std::vector<std::string>& others)
 {
-    CounterKind k = counterKindOfSpec(spec);
-    // Without counter_info, an nvml-power counter may be either reading; the older (and the
-    // H200's usual) one is the averaged reading, which the rule words more carefully.
-    if (k == CounterKind::NvmlPowerInstant)
-        k = CounterKind::NvmlPowerAverage;
-    return counterTrust(spec, k, 0, others);
+    return counterTrust(spec, kindOfSpecAlone(spec), 0, others);
 }
 
 CounterTrust counterTrust(const Record& r, const std::string& spec)
@@ -141,12 +139,8 @@ CounterTrust counterTrust(const Record& r, const std::string& spec)
     const std::optional<CounterProfile> profile = profileOf(r, spec);
     CounterKind kind = counterKindOf(spec, info);
     if (!info.is_object()) {
-        // No counter_info: the record's profile names the kind, else the spec alone decides
-        // (an nvml-power counter then the averaged reading, as counterTrust(spec) says).
-        if (profile && profile->kind != CounterKind::Unknown)
-            kind = profile->kind;
-        else if (kind == CounterKind::NvmlPowerInstant)
-            kind = CounterKind::NvmlPowerAverage;
+        // No counter_info: the record's profile names the kind, else the spec alone decides.
+        kind = profile && profile->kind != CounterKind::Unknown ? profile->kind : kindOfSpecAlone(spec);
     }
     return counterTrust(spec, kind, profile ? profile->averaging_window_ms : 0.0, r.counters);
 }
