@@ -17,9 +17,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+
+#include <algorithm>
 
 namespace jb {
 
@@ -55,10 +58,23 @@ MainWindow::MainWindow(QWidget* parent)
     const QByteArray geometry = QSettings().value(QStringLiteral("window/geometry")).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
         resize(1400, 860);
+    // Never wider or taller than the screen it opens on (a bare X server is 1280x1024; a saved
+    // geometry may come from a larger monitor): the right edge and the status line stay in sight.
+    if (const QScreen* s = screen())
+        resize(fitToScreen(size(), minimumSizeHint(), s->availableGeometry().size()));
     updateActions();
 }
 
 MainWindow::~MainWindow() = default;
+
+QSize MainWindow::fitToScreen(QSize wanted, QSize minimum, QSize available)
+{
+    // A window frame takes a few pixels around the client area; keep it inside as well.
+    constexpr int kFrame = 16;
+    const int w = std::max(minimum.width(), std::min(wanted.width(), available.width() - kFrame));
+    const int h = std::max(minimum.height(), std::min(wanted.height(), available.height() - kFrame));
+    return {w, h};
+}
 
 void MainWindow::addPage(QWidget* page, const QString& title)
 {

@@ -18,6 +18,9 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
+    // The window's size on a screen of `available` pixels: `wanted`, cut to the screen less a
+    // frame, never below `minimum` (the layout's own floor).
+    static QSize fitToScreen(QSize wanted, QSize minimum, QSize available);
 
     MeasurePage* measurePage() const { return measure_; }
     // Another page (Inspector, Noise, Jobs: their own libraries, added by the app's main).

@@ -12,6 +12,7 @@
 
 #include <QGroupBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QtTest>
@@ -25,6 +26,28 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("JouleBenchTests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_layout720"));
         QSettings().clear();
+    }
+
+    // A bare X server's 1280x1024 screen (Xvfb without -geometry) or a laptop's 1280x720: the
+    // window opens inside it, its right edge in sight; a large screen gets the designed size.
+    void windowFitsTheScreen()
+    {
+        const QSize minimum(900, 560);
+        const QSize small = jb::MainWindow::fitToScreen(QSize(1400, 860), minimum, QSize(1280, 1024));
+        QVERIFY2(small.width() <= 1280 && small.width() >= 1200, qPrintable(QString::number(small.width())));
+        QCOMPARE(small.height(), 860);
+        const QSize laptop = jb::MainWindow::fitToScreen(QSize(1400, 860), minimum, QSize(1280, 720));
+        QVERIFY(laptop.width() <= 1280 && laptop.height() <= 720);
+        QCOMPARE(jb::MainWindow::fitToScreen(QSize(1400, 860), minimum, QSize(2560, 1440)), QSize(1400, 860));
+        // Never below the layout's floor, even on a tiny screen.
+        QCOMPARE(jb::MainWindow::fitToScreen(QSize(1400, 860), minimum, QSize(640, 480)), minimum);
+        // The window itself, on the test's screen: inside it (or at the layout's floor).
+        QSettings().remove(QStringLiteral("window/geometry"));
+        jb::MainWindow w;
+        const QSize avail = w.screen()->availableGeometry().size();
+        QVERIFY2(w.width() <= std::max(avail.width(), w.minimumSizeHint().width()),
+                 qPrintable(QStringLiteral("%1 wide on a %2 screen").arg(w.width()).arg(avail.width())));
+        QVERIFY(w.height() <= std::max(avail.height(), w.minimumSizeHint().height()));
     }
 
     void measurePageWithWorkloads_data()
