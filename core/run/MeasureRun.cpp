@@ -139,8 +139,7 @@ void MeasureRun::addToLibrary(const std::string& path)
     if (!options_.library || path.empty())
         return;
     // A library that cannot take a file costs a warning, never the file.
-    auto lib = Library::open(*options_.library);
-    auto added = lib ? (*lib)->addFile(path) : Result<AddResult>(Error{lib.error()});
+    auto added = jb::addToLibrary(path, *options_.library);
     if (added) {
         emit libraryAdded(q(path));
     } else {
@@ -187,6 +186,7 @@ void MeasureRun::finishRecord(const Record& record)
 void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::optional<ChildDrop>> drops)
 {
     running_ = false;
+    outcome_.interleaved = true;
     outcome_.drops = std::move(drops);
     outcome_.drops.resize(records.size());
     std::vector<Record> recs;

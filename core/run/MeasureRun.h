@@ -61,7 +61,8 @@ struct MeasureOutcome {
     std::vector<std::pair<std::string, std::string>> library_errors;  // path, why it was not added
     bool journal_removed = false;
     bool aborted = false;  // a record aborted (a dropped child's alone does not count)
-    bool several() const { return records.size() > 1 || !folder.empty(); }
+    bool interleaved = false;  // several children: one record each and a comparison
+    bool several() const { return interleaved; }
 };
 
 class MeasureRun : public QObject {
