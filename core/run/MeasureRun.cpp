@@ -57,7 +57,7 @@ MeasureRun::MeasureRun(Thread where, QObject* parent) : QObject(parent), where_(
         connect(source_, &RunSource::finished, this, &MeasureRun::finishRecord);
         // The session's drops stay on its thread: the dashboard's run has none to tell.
         connect(source_, &RunSource::finishedSet, this,
-                [this](const std::vector<Record>& records) { finishSet(records, {}); });
+                [this](const std::vector<Record>& records) { finishSet(records, {}, {}); });
     }
 }
 
@@ -97,7 +97,7 @@ Status MeasureRun::start(MeasureRunOptions options)
     connect(s, &Session::roundFinished, this, &MeasureRun::onRound);
     connect(s, &Session::finished, this, &MeasureRun::finishRecord);
     connect(s, &Session::finishedSet, this,
-            [this, s](const std::vector<Record>& records) { finishSet(records, s->drops()); });
+            [this, s](const std::vector<Record>& records) { finishSet(records, s->drops(), s->order()); });
     running_ = true;
     QMetaObject::invokeMethod(s, &Session::start, Qt::QueuedConnection);
     return Ok{};
@@ -183,7 +183,8 @@ void MeasureRun::finishRecord(const Record& record)
     emit finished(outcome_);
 }
 
-void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::optional<ChildDrop>> drops)
+void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::optional<ChildDrop>> drops,
+                           std::vector<std::vector<int>> order)
 {
     running_ = false;
     outcome_.interleaved = true;
@@ -194,8 +195,8 @@ void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::
         Record rec = records[i];
         if (!options_.source.is_null())
             rec.extra["source"] = options_.source;
-        // A dropped child (keep_going) is aborted alone; the run aborted when a kept one is.
-        if (rec.isAborted() && !outcome_.drops[i])
+        // A dropped child's record (keep_going) is aborted too: the run did not do all it planned.
+        if (rec.isAborted())
             outcome_.aborted = true;
         recs.push_back(std::move(rec));
     }
@@ -209,13 +210,16 @@ void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::
     outcome_.folder = folder;
     if (!live_)
         live_ = std::make_unique<LiveComparison>(options_.plan, options_.baseline);
+    InterleavedInput in = live_->input(std::move(recs));
+    if (!order.empty())
+        in.order = std::move(order);  // as run: a dropped child leaves the blocks after its drop
     InterleavedWrite written;
     if (folder.empty()) {
-        written.comparison = interleavedComparison(live_->input(std::move(recs)));
+        written.comparison = interleavedComparison(in);
     } else if (QDir().mkpath(q(folder))) {
-        written = writeInterleavedRun(folder, live_->input(std::move(recs)));
+        written = writeInterleavedRun(folder, std::move(in));
     } else {
-        written.comparison = interleavedComparison(live_->input(std::move(recs)));
+        written.comparison = interleavedComparison(in);
         written.errors.push_back("could not create the folder " + folder);
     }
     outcome_.paths = written.paths;

@@ -60,7 +60,7 @@ struct MeasureOutcome {
     std::vector<std::string> errors;              // "could not write PATH: why", one per file
     std::vector<std::pair<std::string, std::string>> library_errors;  // path, why it was not added
     bool journal_removed = false;
-    bool aborted = false;  // a record aborted (a dropped child's alone does not count)
+    bool aborted = false;  // a record aborted (a dropped child's too: the CLI's exit status 1)
     bool interleaved = false;  // several children: one record each and a comparison
     bool several() const { return interleaved; }
 };
@@ -90,7 +90,10 @@ public:
 
     // The finish steps (called by the run itself; public for a session driven elsewhere).
     void finishRecord(const Record& record);
-    void finishSet(const std::vector<Record>& records, std::vector<std::optional<ChildDrop>> drops);
+    // drops and order: the session's (Session::drops, Session::order: the blocks as run); empty
+    // where the session ran on another thread (the planned order, no drops told).
+    void finishSet(const std::vector<Record>& records, std::vector<std::optional<ChildDrop>> drops,
+                   std::vector<std::vector<int>> order);
 
 signals:
     void roundFinished(int index, const jb::Round& round);
