@@ -85,6 +85,9 @@ int main(int argc, char** argv)
     // Library page shows them.
     window.measurePage()->setLibrary(librarySpec);
     jobs->setLibrary(librarySpec);
+    // The Jobs page's local executor reads its counters where the Measure page's runs do (the
+    // dashboard's CounterOptions: the defaults, as MainWindow gives the Measure page).
+    jobs->setCounterOptions(jb::CounterOptions{});
     QObject::connect(window.measurePage(), &jb::MeasurePage::libraryAdded, library, &jb::LibraryPage::reload);
     QObject::connect(jobs, &jb::JobsPage::libraryAdded, library, &jb::LibraryPage::reload);
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
