@@ -4,6 +4,7 @@
 // as it is on disk (and in Slurm).
 #include "CliCommon.h"
 #include "Commands.h"
+#include "RunOptions.h"
 #include <jb/base/Mailbox.h>
 #include <jb/base/StopSignals.h>
 
@@ -17,6 +18,7 @@
 #include <jb/jobs/SlurmExecutor.h>
 #include <jb/jobs/Subprocess.h>
 #include <jb/library/Library.h>
+#include <jb/run/JobRun.h>
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -55,46 +57,16 @@ QString gpuTotalField(const jb::JobManifest& m)
     return c && c->available ? fixed(c->total_j, 1) : QStringLiteral("-");
 }
 
-jb::Result<jb::LocalExecutorOptions> localOptions(const QCommandLineParser& p, const jb::JobFile& file)
-{
-    auto counter_opts = counterOptionsFrom(p);
-    if (!counter_opts)
-        return jb::Error{counter_opts.error()};
-    jb::LocalExecutorOptions exec;
-    exec.counters = *counter_opts;
-    exec.nvml_library = p.isSet(QStringLiteral("nvml-library")) ? counter_opts->nvml_library
-                                                                : file.nvml_library;
-    exec.nvidia_smi = p.isSet(QStringLiteral("nvidia-smi")) ? toStd(p.value(QStringLiteral("nvidia-smi")))
-                                                            : file.nvidia_smi;
-    return exec;
-}
-
-jb::SlurmExecutorOptions slurmOptions(const jb::JobFile& file)
-{
-    jb::SlurmExecutorOptions o;
-    o.settings = file.executor;
-    o.programs = jb::SlurmPrograms::from(file.executor);
-    o.joulebench_cli = !file.executor.joulebench_cli.empty()
-        ? file.executor.joulebench_cli
-        : toStd(QFileInfo(QCoreApplication::applicationFilePath()).absoluteFilePath());
-    return o;
-}
-
 int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFile& file_in)
 {
-    jb::JobFile file = file_in;
-    auto exec = localOptions(p, file);
-    if (!exec)
-        return usageError(command, toQ(exec.error()));
-    const bool dry = p.isSet(QStringLiteral("dry-run"));
+    const jb::JobFile& file = file_in;
+    auto options = jobRunOptionsFrom(p);
+    if (!options)
+        return usageError(command, toQ(options.error()));
+    const bool dry = options->dry_run;
     const bool follow = p.isSet(QStringLiteral("follow"));
-    std::shared_ptr<jb::JobExecutor> executor;
-    if (file.executor.kind == jb::ExecutorKind::Slurm)
-        executor = std::make_shared<jb::SlurmExecutor>(slurmOptions(file));
-    else
-        executor = std::make_shared<jb::LocalExecutor>(*exec);
-
-    jb::JobQueue queue(file, executor, jb::QueueOptions{dry});
+    jb::JobRun run(file, *options);
+    jb::JobQueue& queue = run.queue();
     int exit_code = kOk;
     // --dry-run: the checks the Jobs page's Dry Run makes (core/jobs/DryRun), and each command
     // with its placeholders filled.
@@ -133,10 +105,11 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
                                    << (reason.isEmpty() ? QString() : QStringLiteral(" reason=") + reason)
                                    << Qt::endl;
                      });
-    const bool toLibrary = !p.isSet(QStringLiteral("no-library"));
-    const std::string library = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
+    QObject::connect(&run, &jb::JobRun::libraryNotAdded, [](const QString& path, const QString& why) {
+        err() << "warning: " << path << " was not added to the library: " << why << Qt::endl;
+    });
     QObject::connect(&queue, &jb::JobQueue::jobFinished,
-                     [toLibrary, library](const QString& n, const jb::JobManifest& m, const QString& path) {
+                     [](const QString& n, const jb::JobManifest& m, const QString& path) {
                          out() << "DONE " << n << " status=" << toQ(jb::statusName(m.status)) << " rc="
                                << (m.return_code ? QString::number(*m.return_code) : QStringLiteral("-"))
                                << " wall=" << fixed(m.driver_wall_seconds, 2) << "s"
@@ -146,11 +119,6 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
                                << Qt::endl;
                          for (const std::string& note : m.notes)
                              err() << "  " << n << ": " << toQ(note) << Qt::endl;
-                         if (!toLibrary)
-                             return;
-                         if (auto a = jb::addToLibrary(toStd(path), library); !a)
-                             err() << "warning: " << path << " was not added to the library: " << toQ(a.error())
-                                   << Qt::endl;
                      });
     QObject::connect(&queue, &jb::JobQueue::jobFailed, [](const QString& n, const QString& why) {
         out() << "FAILED " << n << ": " << why << Qt::endl;
@@ -234,7 +202,7 @@ int statusJobs(const QCommandLineParser& p, const jb::JobFile& file)
     const bool is_slurm = file.executor.kind == jb::ExecutorKind::Slurm;
     std::unique_ptr<jb::SlurmExecutor> slurm;
     if (is_slurm)
-        slurm = std::make_unique<jb::SlurmExecutor>(slurmOptions(file));
+        slurm = std::make_unique<jb::SlurmExecutor>(jb::slurmExecutorOptions(file, cliJobRunOptions()));
     auto withSlurm = [&](const QString& cell, const QString& folder) {
         return is_slurm ? cell.leftJustified(32) + QLatin1Char(' ') + folder : folder;
     };
@@ -331,9 +299,10 @@ int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFi
     if (index == file.jobs.size())
         return usageError(command, QStringLiteral("exec: %1 has no job named '%2'").arg(toQ(file.path), toQ(name)));
     const jb::JobSpec& job = file.jobs[index];
-    auto opts = localOptions(p, file);
-    if (!opts)
-        return usageError(command, toQ(opts.error()));
+    auto options = jobRunOptionsFrom(p);
+    if (!options)
+        return usageError(command, toQ(options.error()));
+    const jb::LocalExecutorOptions opts = jb::localExecutorOptions(file, *options);
     std::string run_dir;
     if (p.isSet(QStringLiteral("run-dir"))) {
         run_dir = toStd(QFileInfo(p.value(QStringLiteral("run-dir"))).absoluteFilePath());
@@ -358,7 +327,7 @@ int execJob(const QString& command, const QCommandLineParser& p, const jb::JobFi
                                                   "CUDA_VISIBLE_DEVICES names one (ask Slurm for one with "
                                                   "executor.gpus_per_job)")
                                        .arg(toQ(name)));
-    jb::LocalExecutor local(*opts);
+    jb::LocalExecutor local(opts);
     std::vector<jb::SlurmGpu> gpu_list;
     jb::GpuInfo first;
     for (std::size_t i = 0; i < gpus.size(); ++i) {

@@ -81,8 +81,15 @@ int main(int argc, char** argv)
     new jb::InspectorBridge(library, inspector, [&window, inspector] { window.showPage(inspector); }, library);
     QObject::connect(inspector, &jb::InspectorPage::addToLibraryRequested, library, &jb::LibraryPage::addFile);
     QObject::connect(library, &jb::LibraryPage::fileAdded, inspector, &jb::InspectorPage::libraryAdded);
-    QObject::connect(window.measurePage(), &jb::MeasurePage::recordSaved, library, &jb::LibraryPage::addFile);
-    QObject::connect(jobs, &jb::JobsPage::manifestWritten, library, &jb::LibraryPage::addFile);
+    // The runs add what they write to the library themselves (core/run, as the CLI's do); the
+    // Library page shows them.
+    window.measurePage()->setLibrary(librarySpec);
+    jobs->setLibrary(librarySpec);
+    // The Jobs page's local executor reads its counters where the Measure page's runs do (the
+    // dashboard's CounterOptions: the defaults, as MainWindow gives the Measure page).
+    jobs->setCounterOptions(jb::CounterOptions{});
+    QObject::connect(window.measurePage(), &jb::MeasurePage::libraryAdded, library, &jb::LibraryPage::reload);
+    QObject::connect(jobs, &jb::JobsPage::libraryAdded, library, &jb::LibraryPage::reload);
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
                      [&window](const QString& path, const QString&) {
                          if (!QFileInfo::exists(path))

@@ -138,8 +138,8 @@ private:
     int found_version_ = 0;
 };
 
-// For the places that write or open a file (the dashboard's saves and opens, `measure`,
-// `jobs run`): opens the library (librarySpec(spec)) and adds path to it (Library::add). The
+// For the places that write or open a file (the dashboard's saves and opens; core/run's
+// MeasureRun and JobRun, behind `measure`, `jobs run` and the Measure and Jobs pages): opens the library (librarySpec(spec)) and adds path to it (Library::add). The
 // error says why not; the caller warns and goes on (a library never costs a record).
 Result<AddedFile> addToLibrary(const std::string& path, const std::string& spec = {});
 

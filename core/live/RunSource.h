@@ -3,7 +3,9 @@
 // backend thread (SessionSource), the `sim` generator (SimSource) or a saved record replayed
 // (ReplaySource) all emit the same past-tense signals with values, on the thread the source
 // lives on, and give their sample stores, their clock and the run's layout. A page holds one
-// RunSource* and folds its events into a RunState; it does not ask which kind it has.
+// RunSource* and folds its events into a RunState; it does not ask which kind it has. What a
+// page needs of a real run (its child ready, an interleaved run's records) is here too: a
+// source that has no child or no children never emits those.
 #include <jb/record/Record.h>
 #include <jb/session/Session.h>
 
@@ -58,6 +60,11 @@ signals:
     void roundFinished(int index, const jb::Round& round);
     void warning(const QString& message);
     void finished(const jb::Record& record);
+    // The run's child said 'ready <jobs>' (a real session).
+    void childReady(qint64 jobs);
+    // Several children (an interleaved run): emitted once instead of finished(), one record
+    // per child in plan order (Session::finishedSet).
+    void finishedSet(const std::vector<jb::Record>& records);
     void advanced(qint64 now_ns);  // the clock moved (simulated and replayed runs)
 };
 

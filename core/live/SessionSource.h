@@ -36,12 +36,6 @@ public:
     std::int64_t nowNs() const override;  // the monotonic clock the samples are stamped with
     RunLayout layout() const override;
 
-signals:
-    void childReady(qint64 jobs);
-    // Several children (an interleaved run): emitted once instead of finished(), one record
-    // per child in plan order (Session::finishedSet).
-    void finishedSet(const std::vector<jb::Record>& records);
-
 private:
     void onStarted(qint64 origin_ns, const QStringList& counters);
     void onFinished(const Record& r);

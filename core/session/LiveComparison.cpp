@@ -49,23 +49,31 @@ int LiveComparison::blocksDone() const
     return int(fewest);
 }
 
-ojson LiveComparison::comparison() const
+InterleavedInput LiveComparison::input(std::vector<Record> records, int resamples) const
 {
     InterleavedInput in;
-    for (std::size_t i = 0; i < names_.size(); ++i) {
-        Record r;
-        r.child = argv_[i];
-        r.rounds = rounds_[i];
-        r.status = "running";
-        in.records.push_back(std::move(r));
-    }
+    in.records = std::move(records);
     in.names = names_;
     in.order = order_;
     in.warmup_blocks = warmup_;
     in.order_seed = order_seed_;
     in.baseline = baseline_;
     in.counter = counter_;
-    in.resamples = resamples_;
+    in.resamples = resamples;
+    return in;
+}
+
+ojson LiveComparison::comparison() const
+{
+    std::vector<Record> records;
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+        Record r;
+        r.child = argv_[i];
+        r.rounds = rounds_[i];
+        r.status = "running";
+        records.push_back(std::move(r));
+    }
+    InterleavedInput in = input(std::move(records), resamples_);
     if (in.counter.empty())  // the first counter a round measured
         for (const auto& rs : rounds_)
             if (!rs.empty() && !rs.front().counters.empty()) {

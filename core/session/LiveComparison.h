@@ -29,6 +29,10 @@ public:
     int blocksDone() const;
     // interleavedComparison over the rounds so far (children's status "running").
     ojson comparison() const;
+    // The comparison's input over these records (one per child, plan order): names, block
+    // order, warm-up, seeds and baseline from the plan. The one builder of the live table's
+    // input and of the comparison.json a finished run writes (MeasureRun).
+    InterleavedInput input(std::vector<Record> records, int resamples = 10000) const;
 
 private:
     std::vector<std::string> names_;

@@ -14,7 +14,7 @@
 #include "measure/MeasurePage.h"
 #include "measure/RunForm.h"
 #include "measure/StatusLine.h"
-#include <jb/live/SessionSource.h>
+#include <jb/live/RunSource.h>
 #include <jb/record/Interleaved.h>
 #include <jb/record/RecordJson.h>
 #include <jb/record/Verify.h>
@@ -246,7 +246,7 @@ void TestMeasurePage::startCheckExplainsATooShortWorkload()
     QTest::mouseClick(page.useSuggestedKButton(), Qt::LeftButton);
     QVERIFY(page.running());
     QVERIFY(!page.startCheckBar()->isVisible());
-    QCOMPARE(page.controller()->plan().k, k);
+    QCOMPARE(page.run()->options().plan.k, k);
     QCOMPARE(page.form()->plan()->k, k);
     page.stop();
     QVERIFY(finished.wait(30000));
@@ -257,8 +257,8 @@ void TestMeasurePage::runShowsRoundsAndVerdicts()
     jb::MeasurePage page;
     page.resize(1300, 800);
     page.show();
-    QSignalSpy rounds(page.controller(), &jb::SessionSource::roundFinished);
-    QSignalSpy phases(page.controller(), &jb::SessionSource::phase);
+    QSignalSpy rounds(page.controller(), &jb::RunSource::roundFinished);
+    QSignalSpy phases(page.controller(), &jb::RunSource::phase);
     const Run run = runToEnd(page, smallPlan(2, 100, dir_.filePath(QStringLiteral("run1.flag"))));
     QVERIFY(!QTest::currentTestFailed());
     const jb::Record& r = run.record;
@@ -528,8 +528,8 @@ void TestMeasurePage::stopMidRoundKeepsTheRoundsDone()
     page.show();
     const QString marker = dir_.filePath(QStringLiteral("stop.flag"));
     page.form()->applyPlan(smallPlan(3, 400, marker));  // each busy window 0.8 s
-    QSignalSpy rounds(page.controller(), &jb::SessionSource::roundFinished);
-    QSignalSpy phases(page.controller(), &jb::SessionSource::phase);
+    QSignalSpy rounds(page.controller(), &jb::RunSource::roundFinished);
+    QSignalSpy phases(page.controller(), &jb::RunSource::phase);
     QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
     QTest::mouseClick(page.form()->startButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(rounds.count(), 1, 30000);
@@ -577,7 +577,7 @@ TestMeasurePage::WindowRun TestMeasurePage::startInWindow(jb::MainWindow& w, con
     jb::MeasurePage* page = w.measurePage();
     run.marker = dir_.filePath(name);
     page->form()->applyPlan(smallPlan(3, 400, run.marker));
-    QSignalSpy phases(page->controller(), &jb::SessionSource::phase);
+    QSignalSpy phases(page->controller(), &jb::RunSource::phase);
     run.finished = std::make_unique<QSignalSpy>(page, &jb::MeasurePage::runFinished);
     page->start();
     [&] { QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000); }();  // round 1 is busy
@@ -645,7 +645,7 @@ void TestMeasurePage::destroyingThePageMidRunEndsTheChild()
     auto page = std::make_unique<jb::MeasurePage>();
     const QString marker = dir_.filePath(QStringLiteral("destroy.flag"));
     page->form()->applyPlan(smallPlan(3, 400, marker));
-    QSignalSpy phases(page->controller(), &jb::SessionSource::phase);
+    QSignalSpy phases(page->controller(), &jb::RunSource::phase);
     page->start();
     QTRY_VERIFY_WITH_TIMEOUT(phases.count() >= 3, 30000);
     QVERIFY(childAlive(marker));

@@ -2,6 +2,7 @@
 
 #include <jb/record/AtomicWrite.h>
 #include <jb/record/RecordJson.h>
+#include <jb/run/MeasureRun.h>
 
 #include <QDir>
 #include <QFileInfo>
@@ -20,18 +21,7 @@ QString autosaveFolder()
 
 QString autosaveName(const Record& r, const QDateTime& when)
 {
-    QString base;
-    for (const QChar c : QString::fromStdString(r.label.value_or("")))
-        if (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('_') || c == QLatin1Char('.'))
-            base += c;
-    while (base.startsWith(QLatin1Char('.')))
-        base.remove(0, 1);
-    if (base.isEmpty())
-        base = QStringLiteral("run");
-    base = base.left(60) + QLatin1Char('-') + when.toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    if (r.isAborted())
-        base += QStringLiteral("-aborted");
-    return base + QStringLiteral(".json");
+    return QString::fromStdString(recordFileName(r, when));  // the run's own naming (core/run)
 }
 
 Status writeTextFile(const QString& path, const std::string& bytes)

@@ -5,8 +5,6 @@
 #include "jobs/JobLogView.h"
 #include "jobs/JobTableModel.h"
 #include "jobs/ManifestDialog.h"
-#include <jb/jobs/LocalExecutor.h>
-#include <jb/jobs/SlurmExecutor.h>
 
 #include "common/Banner.h"
 #include "common/Format.h"
@@ -219,7 +217,7 @@ JobsPage::~JobsPage()
 {
     // First, while this page (connected to the queue's signals) still exists: a queue still
     // running ends its jobs and writes their manifests.
-    queue_.reset();
+    run_.reset();
 }
 
 // ---- loading ----------------------------------------------------------------------------
@@ -367,7 +365,7 @@ QString JobsPage::statusText() const
 
 bool JobsPage::running() const
 {
-    return queue_ && !queue_->finished();
+    return run_ && !run_->finished();
 }
 
 bool JobsPage::runAll()
@@ -399,6 +397,17 @@ bool JobsPage::dryRun()
     return true;
 }
 
+JobRunOptions JobsPage::runOptions(bool dry) const
+{
+    JobRunOptions o;
+    o.dry_run = dry;
+    o.counters = counters_;
+    // The nodes run joulebench-cli (installed beside this program unless the file says where).
+    o.joulebench_cli = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-cli")).toStdString();
+    o.library = library_;
+    return o;
+}
+
 bool JobsPage::startQueue(bool dry)
 {
     if (running())
@@ -410,27 +419,10 @@ bool JobsPage::startQueue(bool dry)
     // What runs is what the file and the disk say now, not what they said when it was loaded.
     if (!loadJobFile(path_))
         return false;
-    queue_.reset();
-    std::shared_ptr<JobExecutor> executor;
-    if (factory_) {
-        executor = factory_(*file_);
-    } else if (file_->executor.kind == ExecutorKind::Slurm) {
-        // The nodes run joulebench-cli (installed beside this program unless the file says where).
-        SlurmExecutorOptions o;
-        o.settings = file_->executor;
-        o.programs = SlurmPrograms::from(file_->executor);
-        o.joulebench_cli = !file_->executor.joulebench_cli.empty()
-            ? file_->executor.joulebench_cli
-            : QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-cli")).toStdString();
-        executor = std::make_shared<SlurmExecutor>(o);
-    } else {
-        LocalExecutorOptions o;
-        o.nvml_library = file_->nvml_library;
-        o.nvidia_smi = file_->nvidia_smi;
-        executor = std::make_shared<LocalExecutor>(o);
-    }
+    run_.reset();
     dry_ = dry;
-    queue_ = std::make_unique<JobQueue>(*file_, executor, QueueOptions{dry});
+    run_ = std::make_unique<JobRun>(*file_, runOptions(dry), factory_ ? factory_(*file_) : nullptr);
+    connect(run_.get(), &JobRun::libraryAdded, this, &JobsPage::libraryAdded);
     connectQueue();
     follow_ = true;
     updateShownLabel();
@@ -443,7 +435,7 @@ bool JobsPage::startQueue(bool dry)
         diskBanner();  // orphaned folders stay worth a look while the others run
     }
     status_->setText(dry ? tr("Dry run…") : tr("Starting the queue: provenance and GPUs first…"));
-    queue_->start();
+    run_->start();
     updateActions();
     Q_EMIT runningChanged(true);
     return true;
@@ -451,7 +443,7 @@ bool JobsPage::startQueue(bool dry)
 
 void JobsPage::connectQueue()
 {
-    JobQueue* q = queue_.get();
+    JobQueue* q = &run_->queue();
     connect(q, &JobQueue::jobPreserved, this, [this](const QString& n, const QString& path, JobStatus) {
         model_->markPreserved(n, path);
     });
@@ -536,7 +528,7 @@ void JobsPage::connectQueue()
 
 bool JobsPage::cancelJob(const QString& name)
 {
-    if (!running() || !queue_->cancelJob(name))
+    if (!running() || !run_->queue().cancelJob(name))
         return false;
     model_->markCancelling(name);
     double grace = 0;
@@ -556,7 +548,7 @@ void JobsPage::stopQueue()
         return;
     for (int i = 0; i < model_->jobCount(); ++i)
         model_->markCancelling(model_->job(i).name);
-    queue_->cancel();
+    run_->cancel();
     updateActions();
 }
 

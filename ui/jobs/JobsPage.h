@@ -15,6 +15,7 @@
 #include <jb/jobs/JobFile.h>
 #include <jb/jobs/JobQueue.h>
 #include <jb/live/JobTraces.h>
+#include <jb/run/JobRun.h>
 
 #include <QString>
 
@@ -41,8 +42,9 @@ class ManifestDialog;
 class JobsPage : public QWidget {
     Q_OBJECT
 public:
-    // Makes the executor for a job file (default: LocalExecutor with the file's nvml_library
-    // and nvidia_smi); tests and a remote executor put their own here.
+    // Makes the executor for a job file (default: core/run's makeJobExecutor with runOptions():
+    // LocalExecutor with the counter options and the file's nvml_library and nvidia_smi, or
+    // SlurmExecutor); tests and a remote executor put their own here.
     using ExecutorFactory = std::function<std::shared_ptr<JobExecutor>(const JobFile&)>;
 
     explicit JobsPage(QWidget* parent = nullptr);
@@ -72,6 +74,12 @@ public:
     QString statusText() const;
 
     void setExecutorFactory(ExecutorFactory factory) { factory_ = std::move(factory); }
+    // Where the local executor reads its energy counters (the dashboard's counter options, as
+    // the Measure page's), and the library each manifest joins (none: none, the default).
+    void setCounterOptions(CounterOptions counters) { counters_ = std::move(counters); }
+    void setLibrary(std::optional<std::string> spec) { library_ = std::move(spec); }
+    // The options Run All / Dry Run give core/run's JobRun: one setting, one field.
+    JobRunOptions runOptions(bool dry) const;
     // What the dry run's checks look at (core/jobs/DryRun; default: this machine); tests set it.
     void setDryRunEnvironment(DryRunEnvironment env) { dryEnv_ = std::move(env); }
     // The last dry run found what would make Run All fail: Run All stays disabled until the
@@ -92,8 +100,9 @@ public:
 Q_SIGNALS:
     void jobFileLoaded(const QString& path);
     void runningChanged(bool running);
-    // A job's manifest was written (its path): the dashboard adds it to the library.
+    // A job's manifest was written (its path), and joined the library (setLibrary).
     void manifestWritten(const QString& path);
+    void libraryAdded(const QString& path);
     void queueFinished(const jb::QueueSummary& summary);
 
 private:
@@ -117,7 +126,9 @@ private:
     ExecutorFactory factory_;
     DryRunEnvironment dryEnv_;
     bool dryBlocked_ = false;
-    std::unique_ptr<JobQueue> queue_;
+    CounterOptions counters_;
+    std::optional<std::string> library_;
+    std::unique_ptr<JobRun> run_;  // the queue's run (its executor chosen by core/run)
     bool dry_ = false;
     JobTraces traces_;  // the launched jobs' live GPU memory and power
     QString shown_;

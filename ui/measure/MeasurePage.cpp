@@ -10,9 +10,9 @@
 #include "measure/RunForm.h"
 #include "measure/StatusLine.h"
 #include <jb/base/Clock.h>
-#include <jb/live/SessionSource.h>
+#include <jb/library/Library.h>
+#include <jb/live/RunSource.h>
 #include <jb/record/Interleaved.h>
-#include <jb/record/Journal.h>
 #include <jb/sampling/SampleStore.h>
 #include <jb/session/LiveComparison.h>
 #include <jb/session/StartCheck.h>
@@ -33,7 +33,8 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
       form_(new RunForm(std::move(options), this)),
       view_(new RecordView(this)),
       status_(new StatusLine(this)),
-      controller_(new SessionSource(this)),
+      run_(new MeasureRun(MeasureRun::Thread::Backend, this)),
+      source_(run_->source()),
       banner_(new Banner(this)),
       checkBar_(new QWidget(this)),
       useK_(new QPushButton(checkBar_)),
@@ -92,13 +93,14 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
 
     connect(form_, &RunForm::startRequested, this, &MeasurePage::start);
     connect(form_, &RunForm::stopRequested, this, &MeasurePage::stop);
-    connect(controller_, &SessionSource::started, this, &MeasurePage::onStarted);
-    connect(controller_, &SessionSource::childReady, this, &MeasurePage::onChildReady);
-    connect(controller_, &SessionSource::phase, this, &MeasurePage::onPhase);
-    connect(controller_, &SessionSource::roundFinished, this, &MeasurePage::onRound);
-    connect(controller_, &SessionSource::warning, this, &MeasurePage::onWarning);
-    connect(controller_, &SessionSource::finished, this, &MeasurePage::onFinished);
-    connect(controller_, &SessionSource::finishedSet, this, &MeasurePage::onFinishedSet);
+    connect(source_, &RunSource::started, this, &MeasurePage::onStarted);
+    connect(source_, &RunSource::childReady, this, &MeasurePage::onChildReady);
+    connect(source_, &RunSource::phase, this, &MeasurePage::onPhase);
+    connect(run_, &MeasureRun::roundFinished, this, &MeasurePage::onRound);
+    connect(run_, &MeasureRun::comparisonAdvanced, this, &MeasurePage::refreshComparison);
+    connect(source_, &RunSource::warning, this, &MeasurePage::onWarning);
+    connect(run_, &MeasureRun::finished, this, &MeasurePage::onRunFinished);
+    connect(run_, &MeasureRun::libraryAdded, this, &MeasurePage::libraryAdded);
     connect(view_, &RecordView::counterChanged, this, &MeasurePage::updateStatus);
     // Elapsed time, ETA and sampler figures once a second (they are shown in seconds; phase
     // changes update the line at once): each update repaints the status bar.
@@ -113,7 +115,21 @@ MeasurePage::~MeasurePage() = default;
 
 bool MeasurePage::running() const
 {
-    return controller_->running();
+    return run_->running();
+}
+
+MeasureRunOptions MeasurePage::runOptions(Plan plan) const
+{
+    MeasureRunOptions o;
+    o.folder = autosaveFolder().toStdString();
+    // A crash-safe journal beside the records: were the dashboard to die mid-run,
+    // `joulebench-cli recover` rebuilds every finished round from it. (A journal keeps one
+    // child's rounds: an interleaved run has none, as in the CLI.)
+    if (plan.children.size() < 2 && QDir().mkpath(autosaveFolder()))
+        plan.journal_path = journalPathIn(o.folder, plan, QDateTime::currentDateTime());
+    o.plan = std::move(plan);
+    o.library = library_;
+    return o;
 }
 
 const Record& MeasurePage::record() const
@@ -189,19 +205,7 @@ void MeasurePage::startNow()
         status_->setMessage(QString::fromStdString(plan.error()), StatusLine::Tone::Error);
         return;
     }
-    // A crash-safe journal beside the records: were the dashboard to die mid-run,
-    // `joulebench-cli recover` rebuilds every finished round from it.
-    journal_path_.clear();
-    // (A journal keeps one child's rounds: an interleaved run has none, as in the CLI.)
-    if (const QString folder = autosaveFolder(); plan->children.size() < 2 && QDir().mkpath(folder)) {
-        Record named;
-        named.label = plan->label;
-        QString name = autosaveName(named, QDateTime::currentDateTime());
-        name.replace(QStringLiteral(".json"), QStringLiteral(".journal"));
-        journal_path_ = QDir(folder).filePath(name);
-        plan->journal_path = journal_path_.toStdString();
-    }
-    if (Status st = controller_->start(plan.value()); !st) {
+    if (Status st = run_->start(runOptions(plan.value())); !st) {
         status_->setMessage(QString::fromStdString(st.error()), StatusLine::Tone::Error);
         return;
     }
@@ -214,12 +218,10 @@ void MeasurePage::startNow()
     base_.idle_s = p.idle_s;
     base_.sample_s = p.periodS();
     base_.child = p.child;
-    if (p.children.size() >= 2) {
-        live_cmp_ = std::make_unique<LiveComparison>(p);
+    if (run_->liveComparison()) {
         refreshComparison();
         cmp_view_->show();
     } else {
-        live_cmp_.reset();
         cmp_view_->hide();
     }
     comparison_path_.clear();
@@ -247,7 +249,7 @@ void MeasurePage::stop()
     if (!running())
         return;
     phase_text_ = tr("stopping…");
-    controller_->stop();
+    run_->stop();
     updateStatus();
 }
 
@@ -259,19 +261,19 @@ void MeasurePage::stopForClose(const QString& reason)
         return;
     }
     phase_text_ = tr("stopping…");
-    controller_->abort(reason.isEmpty() ? QStringLiteral("the window was closed during the run") : reason);
+    run_->abort(reason.isEmpty() ? QStringLiteral("the window was closed during the run") : reason);
 }
 
 void MeasurePage::onStarted(qint64 origin_ns, const QStringList& counters)
 {
     origin_ns_ = origin_ns;
-    const Plan& p = controller_->plan();
-    view_->beginLive(origin_ns, controller_->stores(), p.expectedDurationS(0.0), base_);
-    if (live_cmp_) {
+    const Plan& p = run_->options().plan;
+    view_->beginLive(origin_ns, source_->stores(), p.expectedDurationS(0.0), base_);
+    if (const LiveComparison* live = run_->liveComparison()) {
         std::vector<int> of_round;
         for (int i = 0; i < p.totalRounds(); ++i)
-            of_round.push_back(live_cmp_->childOfRound(i));
-        view_->setWorkloads(live_cmp_->names(), std::move(of_round));
+            of_round.push_back(live->childOfRound(i));
+        view_->setWorkloads(live->names(), std::move(of_round));
     }
     phase_text_ = tr("starting the child…");
     status_->setCounter(counters.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
@@ -289,7 +291,7 @@ void MeasurePage::onChildReady(qint64 jobs)
 void MeasurePage::onPhase(const PhaseEvent& e)
 {
     view_->applyPhase(e);
-    const int rounds = controller_->plan().rounds;
+    const int rounds = run_->options().plan.rounds;
     switch (e.kind) {
     case PhaseEvent::IdleStarted:
         busy_ = false;
@@ -318,12 +320,6 @@ void MeasurePage::onRound(int index, const Round& r)
 {
     view_->applyRound(index, r);
     rounds_done_ = std::max(rounds_done_, index + 1);
-    if (live_cmp_) {
-        const int before = live_cmp_->blocksDone();
-        live_cmp_->addRound(index, r);
-        if (live_cmp_->blocksDone() != before)
-            refreshComparison();
-    }
     updateStatus();
 }
 
@@ -333,22 +329,31 @@ void MeasurePage::onWarning(const QString& message)
     status_->setMessage(tr("warning: %1").arg(message), StatusLine::Tone::Error);
 }
 
-void MeasurePage::onFinished(const Record& r)
+void MeasurePage::onRunFinished(const MeasureOutcome& outcome)
 {
+    if (outcome.several())
+        onFinishedSet(outcome);
+    else
+        onFinished(outcome);
+}
+
+void MeasurePage::onFinished(const MeasureOutcome& outcome)
+{
+    const Record& r = outcome.records.front();
     statusTimer_.stop();
     form_->setRunning(false);
     view_->endLive(r);
     has_record_ = true;
     read_only_ = false;
 
-    // Every finished run is saved by itself: nothing measured is lost.
-    const QString path = QDir(autosaveFolder()).filePath(autosaveName(r, QDateTime::currentDateTime()));
-    const Status saved = saveRecordFile(r, path);
-    if (saved) {
+    // Every finished run is saved by itself (the run wrote it): nothing measured is lost.
+    const QString path = QString::fromStdString(outcome.paths.front());
+    const bool wrote = !path.isEmpty();
+    const Status saved = wrote ? Status(Ok{})
+                               : Status(Error{outcome.errors.empty() ? std::string("no folder to save it in")
+                                                                     : outcome.errors.front()});
+    if (saved)
         record_path_ = path;
-        if (!journal_path_.isEmpty())  // the record is safe: the journal has done its job (the
-            removeOwnJournal(journal_path_.toStdString());  // session, and so its Journal, is alive still)
-    }
 
     const int n = int(r.rounds.size());
     if (r.isAborted()) {
@@ -382,19 +387,22 @@ void MeasurePage::onFinished(const Record& r)
 
 void MeasurePage::refreshComparison()
 {
-    if (!live_cmp_)
+    const LiveComparison* live = run_->liveComparison();
+    if (!live)
         return;
-    auto c = readComparison(live_cmp_->comparison(), "the run's comparison");
+    auto c = readComparison(live->comparison(), "the run's comparison");
     if (c)
         cmp_view_->setComparison(std::move(c).value());
 }
 
-void MeasurePage::onFinishedSet(const std::vector<Record>& records)
+void MeasurePage::onFinishedSet(const MeasureOutcome& outcome)
 {
+    const std::vector<Record>& records = outcome.records;
     statusTimer_.stop();
     form_->setRunning(false);
     // The run as it was watched (every workload's rounds in run order) stays on show; each
-    // workload's own record and comparison.json go into one folder, as measure --out-dir does.
+    // workload's own record and comparison.json went into one folder (the run wrote them), as
+    // measure --out-dir does.
     Record watched = view_->record();
     bool aborted = false;
     for (const Record& r : records)
@@ -409,35 +417,16 @@ void MeasurePage::onFinishedSet(const std::vector<Record>& records)
     has_record_ = true;
     read_only_ = false;
 
-    InterleavedInput in;
-    in.records = records;
-    const Plan& p = controller_->plan();
-    for (const PlanChild& c : p.children)
-        in.names.push_back(c.name);
-    if (live_cmp_)
-        in.order = live_cmp_->order();
-    in.warmup_blocks = p.warmup;
-    in.order_seed = p.order_seed;
-    QString name = autosaveName(records.empty() ? Record{} : records.front(), QDateTime::currentDateTime());
-    name.chop(5);  // ".json": the run's folder
-    const QString folder = QDir(autosaveFolder()).filePath(name);
-    InterleavedWrite written;
-    if (QDir().mkpath(folder)) {
-        written = writeInterleavedRun(folder.toStdString(), std::move(in));
-    } else {
-        written.errors.push_back("could not create the folder " + folder.toStdString());
-    }
-    if (auto c = readComparison(written.comparison, "the run's comparison"))
+    if (auto c = readComparison(outcome.comparison, "the run's comparison"))
         cmp_view_->setComparison(std::move(c).value());
-    comparison_path_ = QString::fromStdString(written.comparison_path);
-    record_path_ = written.paths.empty() ? QString() : QString::fromStdString(written.paths.front());
-    if (written.errors.empty() && !journal_path_.isEmpty())
-        removeOwnJournal(journal_path_.toStdString());
+    comparison_path_ = QString::fromStdString(outcome.comparison_path);
+    record_path_ = outcome.paths.empty() ? QString() : QString::fromStdString(outcome.paths.front());
+    const QString folder = QString::fromStdString(outcome.folder);
 
-    const int blocks = live_cmp_ ? live_cmp_->blocksDone() : 0;
-    if (!written.errors.empty()) {
+    const int blocks = run_->liveComparison() ? run_->liveComparison()->blocksDone() : 0;
+    if (!outcome.errors.empty()) {
         QStringList e;
-        for (const std::string& s : written.errors)
+        for (const std::string& s : outcome.errors)
             e << QString::fromStdString(s);
         setBanner(tr("The run's files could not all be saved:\n%1").arg(e.join(QLatin1Char('\n'))), true);
         status_->setMessage(e.first(), StatusLine::Tone::Error);
@@ -460,7 +449,7 @@ void MeasurePage::onFinishedSet(const std::vector<Record>& records)
     status_->hideProgress();
     emit runningChanged(false);
     emit hasRecordChanged(true);
-    for (const std::string& path : written.paths)
+    for (const std::string& path : outcome.paths)
         if (!path.empty())
             emit recordSaved(QString::fromStdString(path));
     emit runFinished(watched, record_path_);
@@ -496,7 +485,7 @@ void MeasurePage::updateStatus()
     }
     if (origin_ns_ == 0)
         return;
-    const Plan& p = controller_->plan();
+    const Plan& p = run_->options().plan;
     // Sampler lateness and counter cadence of the counter on show, from its store.
     for (const auto& [spec, store] : view_->stores()) {
         if (spec != view_->counter())
@@ -578,6 +567,15 @@ Status MeasurePage::saveRecord(const QString& path)
     record_path_ = QFileInfo(path).absoluteFilePath();
     status_->setMessage(tr("Saved %1").arg(record_path_), StatusLine::Tone::Good);
     emit recordSaved(record_path_);
+    // A record the user saves joins the library as a run's does (a warning's worth, never the file).
+    if (library_) {
+        if (auto added = addToLibrary(record_path_.toStdString(), *library_))
+            emit libraryAdded(record_path_);
+        else
+            status_->setMessage(tr("Saved %1, but the library did not take it: %2")
+                                    .arg(record_path_, QString::fromStdString(added.error())),
+                                StatusLine::Tone::Error);
+    }
     return Ok{};
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 // The Measure page: the run form on the left; the run on the right (chart, summary, rounds
-// table: a RecordView); the status line below. It starts and stops runs (SessionSource),
-// saves every finished run by itself, and shows opened records read-only.
+// table: a RecordView); the status line below. Its form maps onto core/run's MeasureRunOptions
+// (runOptions()); the MeasureRun starts and stops the session on a backend thread, saves every
+// finished run by itself, removes its journal and adds its files to the library, and the page
+// draws its RunSource and what the run says it did. It shows opened records read-only.
 #include "common/Banner.h"
 #include <jb/base/Result.h>
 #include <jb/counters/CounterRegistry.h>
 #include <jb/record/Record.h>
+#include <jb/run/MeasureRun.h>
 #include <jb/session/Session.h>
 
 #include <QTimer>
@@ -13,17 +16,18 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 class QPushButton;
 
 namespace jb {
 
 class InterleavedView;
-class LiveComparison;
 class WorkloadProbe;
 struct ProbeResult;
 class RecordView;
-class SessionSource;
+class RunSource;
 class RunForm;
 class StatusLine;
 
@@ -36,7 +40,14 @@ public:
     RunForm* form() const { return form_; }
     RecordView* view() const { return view_; }
     StatusLine* statusLine() const { return status_; }
-    SessionSource* controller() const { return controller_; }
+    // The run as it goes (the same source for every run) and the run itself.
+    RunSource* controller() const { return source_; }
+    MeasureRun* run() const { return run_; }
+    // The library every saved record joins (the dashboard's; none: none, the default).
+    void setLibrary(std::optional<std::string> spec) { library_ = std::move(spec); }
+    // The form's plan as the run's options: records and journal in the records folder
+    // (autosaveFolder), the library set above. One form field, one field of the plan.
+    MeasureRunOptions runOptions(Plan plan) const;
     Banner* banner() const { return banner_; }
     // An interleaved run's comparison, filled in as blocks finish (hidden for one workload).
     InterleavedView* comparisonView() const { return cmp_view_; }
@@ -81,6 +92,7 @@ signals:
     void runningChanged(bool running);
     void hasRecordChanged(bool has);
     void recordSaved(const QString& path);
+    void libraryAdded(const QString& path);  // a saved record joined the library
     void recordOpened(const QString& path);
     void runFinished(const jb::Record& record, const QString& savedPath);
     void readyToClose();
@@ -92,8 +104,9 @@ private:
     void onPhase(const PhaseEvent& e);
     void onRound(int index, const Round& r);
     void onWarning(const QString& message);
-    void onFinished(const Record& r);
-    void onFinishedSet(const std::vector<Record>& records);
+    void onRunFinished(const MeasureOutcome& outcome);
+    void onFinished(const MeasureOutcome& outcome);
+    void onFinishedSet(const MeasureOutcome& outcome);
     void refreshComparison();
     void updateStatus();
     void setBanner(const QString& text, bool error);
@@ -101,7 +114,9 @@ private:
     RunForm* form_;
     RecordView* view_;
     StatusLine* status_;
-    SessionSource* controller_;
+    MeasureRun* run_;
+    RunSource* source_;
+    std::optional<std::string> library_;
     Banner* banner_;
     QTimer statusTimer_;
     WorkloadProbe* probe_ = nullptr;
@@ -122,10 +137,8 @@ private:
     bool read_only_ = false;
     bool closing_ = false;
     QString record_path_;
-    std::unique_ptr<LiveComparison> live_cmp_;  // an interleaved run's, from start() on
     InterleavedView* cmp_view_;
     QString comparison_path_;
-    QString journal_path_;  // the running session's journal (removed once the record is saved)
 };
 
 }  // namespace jb
