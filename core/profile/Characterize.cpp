@@ -188,16 +188,38 @@ struct Analysis {
         return double(in.back().second - in.front().second) / double(in.back().first - in.front().first);
     }
 
-    // The last anchor at or before t.
+    // The index of the first read after t.
+    std::size_t firstAfter(std::int64_t t) const
+    {
+        return std::size_t(std::upper_bound(reads.begin(), reads.end(), t,
+                                            [](std::int64_t v, const Read& r) { return v < r.first; }) -
+                           reads.begin());
+    }
+    // Whether read i is an anchor.
+    bool isAnchor(std::size_t i) const { return power || i == 0 || reads[i].second != reads[i - 1].second; }
+    // The last anchor at or before t (by search: as the first of anchors() at or before t).
     std::optional<Read> anchorAtOrBefore(std::int64_t t) const
     {
-        std::optional<Read> best;
-        for (const Read& r : anchors()) {
-            if (r.first > t)
-                break;
-            best = r;
-        }
-        return best;
+        std::size_t i = firstAfter(t);
+        while (i > 0 && !isAnchor(i - 1))
+            --i;
+        if (i == 0)
+            return std::nullopt;
+        return reads[i - 1];
+    }
+    // The anchors within [from, to] with the anchor before them (anchors() of that span).
+    std::vector<Read> anchorsAround(std::int64_t from, std::int64_t to) const
+    {
+        std::vector<Read> a;
+        std::size_t i = firstAfter(from - 1);
+        while (i > 0 && !isAnchor(i - 1))
+            --i;
+        if (i > 0)
+            --i;  // the anchor before the span
+        for (; i < reads.size() && reads[i].first <= to; ++i)
+            if (isAnchor(i))
+                a.push_back(reads[i]);
+        return a;
     }
 };
 
@@ -292,6 +314,8 @@ public:
         next_.phase = p;
         send(true);
     }
+    // Whether a feed is wanted now (every feed_ms).
+    bool due() const { return opt_.feed && double(monotonicNs() - last_ns_) >= opt_.feed_ms * 1e6; }
     void send(bool now = false)
     {
         if (!opt_.feed)
@@ -365,6 +389,11 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     Poller poller(counter, an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms);
     poller.start();
     Feeder feeder(opt, poller);
+    // What is measured as it goes before each feed (the bursts' coverage), only where there is a
+    // feed: the feeds come at their own steady cadence, never timed to a burst, so that the
+    // work they cause (here and in a view that draws them) lands as much in the idle before a
+    // burst as in its window, and adds nothing to its coverage on average.
+    std::function<void()> before_feed;
     // Sleeps in slices, feeding the live view between them, and stops early on a cancel.
     auto sleepMs = [&](double ms) {
         const std::int64_t until = monotonicNs() + std::int64_t(ms * 1e6);
@@ -373,7 +402,11 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
             if (left <= 0 || cancelled())
                 return;
             std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(left, 10'000'000)));
-            feeder.send();
+            if (feeder.due()) {
+                if (before_feed)
+                    before_feed();
+                feeder.send(true);
+            }
         }
     };
     auto failed = [&]() -> std::optional<Error> {
@@ -546,7 +579,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         std::vector<std::pair<double, double>> spans;  // (J, s) of each idle interval
         std::optional<Read> prev;
         int updates_in = 0;
-        for (const Read& r : an.anchors()) {
+        for (const Read& r : an.anchorsAround(std::min(from, a0->first), a1->first)) {
             if (r.first > a0->first && r.first <= a1->first)
                 ++updates_in;
             if (r.first >= from && r.first <= b.t0_ns && prev && prev->first >= from) {
@@ -581,7 +614,8 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     std::size_t next_measure = 0;
     // Measures each burst whose window the reads now cover (those before the last one).
     auto measureReady = [&](bool last_too) {
-        an.reads = poller.reads();
+        const auto more = poller.readsFrom(an.reads.size());
+        an.reads.insert(an.reads.end(), more.begin(), more.end());
         while (next_measure < bursts.size() && !an.reads.empty()) {
             const bool last = next_measure + 1 == bursts.size();
             if (last && !last_too)
@@ -598,6 +632,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     feeder.next().burst_ms = burst_ms;
     feeder.next().bursts_planned = n;
     feeder.phase(CharacterizePhase::Bursts);
+    before_feed = [&] { measureReady(false); };
     for (int i = 0; i < n; ++i) {
         sleepMs(gap_ms + uniform(0, std::max(period_ms, 1.0)));
         if (auto e = failed())
@@ -609,8 +644,6 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         if (auto e = failed())
             return *e;
         feeder.next().bursts.push_back(*p);
-        measureReady(false);
-        feeder.send(true);
     }
     sleepMs(gap_ms);
     poller.stop();

@@ -69,9 +69,10 @@ SensorFigures CharacterizeLive::sensorFigures(const std::string& spec) const
         const auto lo = levelW(reads_, s.t0_ns - L * 4 / 10, s.t0_ns);
         const auto hi = levelW(reads_, s.t1_ns - L * 4 / 10, s.t1_ns);
         // Each point the apparent power since a new value at least `smooth` before (a fine
-        // counter's single reads are noisy), a point every half of that.
+        // counter's single reads are noisy: 5 ms, a period, a hundredth of the load at least),
+        // a point every half of that.
         const double period_ms = figures_.update_period_ms;
-        const std::int64_t smooth = std::max<std::int64_t>(5'000'000, std::int64_t(period_ms * 1e6));
+        const std::int64_t smooth = std::max({std::int64_t(5'000'000), std::int64_t(period_ms * 1e6), L / 100});
         if (lo && hi && *hi > *lo) {
             std::vector<Read> anchors;
             for (std::size_t i = firstAtOrAfter(reads_, from - smooth); i < reads_.size() && reads_[i].first <= to; ++i)

@@ -16,6 +16,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QTimer;
 
 namespace jb {
 
@@ -62,6 +63,7 @@ private:
     StepResponseChart* step_ = nullptr;
     BurstChart* bursts_ = nullptr;
     CharacterizeRun* run_ = nullptr;
+    QTimer* redraw_ = nullptr;
 };
 
 }  // namespace jb
