@@ -6,8 +6,9 @@
 #include "Commands.h"
 
 #include <jb/counters/CounterProfile.h>
-#include <jb/library/Library.h>
 #include <jb/profile/Characterize.h>
+#include <jb/profile/CharacterizeRun.h>
+#include <jb/profile/LoadDriver.h>
 #include <jb/record/AtomicWrite.h>
 
 #include <QCommandLineParser>
@@ -19,21 +20,6 @@
 namespace jbcli {
 
 namespace {
-
-// The load that reaches a counter of this kind (--load auto).
-QString autoLoad(jb::CounterKind k)
-{
-    switch (k) {
-    case jb::CounterKind::NvmlEnergy:
-    case jb::CounterKind::NvmlPowerInstant:
-    case jb::CounterKind::NvmlPowerAverage:
-    case jb::CounterKind::IOReportGpu:
-    case jb::CounterKind::HwmonPower:
-        return QStringLiteral("gpu");
-    default:
-        return QStringLiteral("cpu");
-    }
-}
 
 QString nvmlIndex(const std::string& spec)
 {
@@ -113,7 +99,7 @@ int cmdCharacterize(const QStringList& args)
 
     QString load = p.value(QStringLiteral("load"));
     if (load.isEmpty() || load == QLatin1String("auto"))
-        load = spec == "sim" ? QStringLiteral("cpu") : autoLoad(kind);
+        load = toQ(jb::autoLoadFor(spec, kind));
     std::unique_ptr<jb::LoadDriver> driver;
     if (load == QLatin1String("cpu")) {
         driver = jb::cpuBurnLoad(threads ? int(*threads) : 0);
@@ -180,15 +166,12 @@ int cmdCharacterize(const QStringList& args)
     }
     if (!p.isSet(QStringLiteral("no-library"))) {
         // A library that cannot be opened costs a warning, never the profile.
-        const std::string lib_spec = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
-        auto lib = jb::Library::open(lib_spec);
-        jb::Status st = lib ? (*lib)->storeProfile(profile->host, spec, profile->measured_at, profile->toJson().dump())
-                            : jb::Status(jb::Error{lib.error()});
-        if (st)
-            err() << "characterize " << toQ(spec) << ": kept in the library " << toQ(lib_spec) << " for host "
+        auto kept = jb::keepProfile(*profile, toStd(p.value(QStringLiteral("library"))));
+        if (kept)
+            err() << "characterize " << toQ(spec) << ": kept in the library " << toQ(*kept) << " for host "
                   << toQ(profile->host) << '\n';
         else
-            err() << "characterize " << toQ(spec) << ": warning: not kept in the library: " << toQ(st.error()) << '\n';
+            err() << "characterize " << toQ(spec) << ": warning: not kept in the library: " << toQ(kept.error()) << '\n';
     }
     const auto& pr = *profile;
     err() << "characterize " << toQ(spec) << ": a new value every " << QString::number(pr.update_period_ms, 'f', 1)

@@ -70,6 +70,12 @@ public:
         std::lock_guard lock(m_);
         return reads_;
     }
+    // The reads from the i-th on.
+    std::vector<Read> readsFrom(std::size_t i) const
+    {
+        std::lock_guard lock(m_);
+        return i < reads_.size() ? std::vector<Read>(reads_.begin() + std::ptrdiff_t(i), reads_.end()) : std::vector<Read>{};
+    }
     std::optional<std::string> error() const
     {
         std::lock_guard lock(m_);
@@ -182,16 +188,38 @@ struct Analysis {
         return double(in.back().second - in.front().second) / double(in.back().first - in.front().first);
     }
 
-    // The last anchor at or before t.
+    // The index of the first read after t.
+    std::size_t firstAfter(std::int64_t t) const
+    {
+        return std::size_t(std::upper_bound(reads.begin(), reads.end(), t,
+                                            [](std::int64_t v, const Read& r) { return v < r.first; }) -
+                           reads.begin());
+    }
+    // Whether read i is an anchor.
+    bool isAnchor(std::size_t i) const { return power || i == 0 || reads[i].second != reads[i - 1].second; }
+    // The last anchor at or before t (by search: as the first of anchors() at or before t).
     std::optional<Read> anchorAtOrBefore(std::int64_t t) const
     {
-        std::optional<Read> best;
-        for (const Read& r : anchors()) {
-            if (r.first > t)
-                break;
-            best = r;
-        }
-        return best;
+        std::size_t i = firstAfter(t);
+        while (i > 0 && !isAnchor(i - 1))
+            --i;
+        if (i == 0)
+            return std::nullopt;
+        return reads[i - 1];
+    }
+    // The anchors within [from, to] with the anchor before them (anchors() of that span).
+    std::vector<Read> anchorsAround(std::int64_t from, std::int64_t to) const
+    {
+        std::vector<Read> a;
+        std::size_t i = firstAfter(from - 1);
+        while (i > 0 && !isAnchor(i - 1))
+            --i;
+        if (i > 0)
+            --i;  // the anchor before the span
+        for (; i < reads.size() && reads[i].first <= to; ++i)
+            if (isAnchor(i))
+                a.push_back(reads[i]);
+        return a;
     }
 };
 
@@ -276,7 +304,68 @@ bool isPowerKind(CounterKind k)
     return k == CounterKind::NvmlPowerInstant || k == CounterKind::NvmlPowerAverage || k == CounterKind::HwmonPower;
 }
 
+// Gathers what characterize learnt and hands it to the feed, at most every feed_ms (or at once).
+class Feeder {
+public:
+    Feeder(const CharacterizeOptions& opt, const Poller& poller) : opt_(opt), poller_(poller) {}
+    CharacterizeFeed& next() { return next_; }
+    void phase(CharacterizePhase p)
+    {
+        next_.phase = p;
+        send(true);
+    }
+    // Whether a feed is wanted now (every feed_ms).
+    bool due() const { return opt_.feed && double(monotonicNs() - last_ns_) >= opt_.feed_ms * 1e6; }
+    void send(bool now = false)
+    {
+        if (!opt_.feed)
+            return;
+        const std::int64_t t = monotonicNs();
+        if (!now && double(t - last_ns_) < opt_.feed_ms * 1e6)
+            return;
+        last_ns_ = t;
+        next_.reads = poller_.readsFrom(sent_reads_);
+        sent_reads_ += next_.reads.size();
+        opt_.feed(next_);
+        next_.reads.clear();
+        next_.steps.clear();
+        next_.bursts.clear();
+        next_.coverage.clear();
+    }
+
+private:
+    const CharacterizeOptions& opt_;
+    const Poller& poller_;
+    CharacterizeFeed next_;
+    std::size_t sent_reads_ = 0;
+    std::int64_t last_ns_ = 0;
+};
+
+// Clears a load's cancel flag when characterize returns (the load is the caller's).
+struct CancelScope {
+    LoadDriver& load;
+    CancelScope(LoadDriver& l, const std::atomic<bool>* c) : load(l) { load.setCancel(c); }
+    ~CancelScope() { load.setCancel(nullptr); }
+    CancelScope(const CancelScope&) = delete;
+    CancelScope& operator=(const CancelScope&) = delete;
+};
+
 }  // namespace
+
+const char* characterizePhaseName(CharacterizePhase p)
+{
+    switch (p) {
+    case CharacterizePhase::Dither:
+        return "update period";
+    case CharacterizePhase::Steps:
+        return "step response";
+    case CharacterizePhase::Bursts:
+        return "burst coverage";
+    case CharacterizePhase::Done:
+        return "done";
+    }
+    return "?";
+}
 
 Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, const CharacterizeOptions& opt,
                                     CharacterizeTrace* trace)
@@ -294,15 +383,40 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
             opt.progress(s);
     };
     auto elapsed_s = [&] { return double(monotonicNs() - t_start) / 1e9; };
-    auto sleepMs = [](double ms) { std::this_thread::sleep_for(std::chrono::microseconds(std::int64_t(ms * 1e3))); };
+    auto cancelled = [&] { return opt.cancel && opt.cancel->load(); };
+    const CancelScope cancel_scope(load, opt.cancel);
 
     Poller poller(counter, an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms);
     poller.start();
+    Feeder feeder(opt, poller);
+    // What is measured as it goes before each feed (the bursts' coverage), only where there is a
+    // feed: the feeds come at their own steady cadence, never timed to a burst, so that the
+    // work they cause (here and in a view that draws them) lands as much in the idle before a
+    // burst as in its window, and adds nothing to its coverage on average.
+    std::function<void()> before_feed;
+    // Sleeps in slices, feeding the live view between them, and stops early on a cancel.
+    auto sleepMs = [&](double ms) {
+        const std::int64_t until = monotonicNs() + std::int64_t(ms * 1e6);
+        for (;;) {
+            const std::int64_t left = until - monotonicNs();
+            if (left <= 0 || cancelled())
+                return;
+            std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(left, 10'000'000)));
+            if (feeder.due()) {
+                if (before_feed)
+                    before_feed();
+                feeder.send(true);
+            }
+        }
+    };
     auto failed = [&]() -> std::optional<Error> {
+        if (cancelled())
+            return Error{kCharacterizeCancelled};
         if (auto e = poller.error())
             return Error{counter.spec() + ": " + *e};
         return std::nullopt;
     };
+    feeder.phase(CharacterizePhase::Dither);
 
     // 1. Dither: random short pulses; the counter's new values give its period.
     say("update period: random short pulses");
@@ -334,22 +448,29 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
                      std::to_string(int(dither_max_s)) + " s of load pulses (does the load reach it? " +
                      load.describe() + ")"};
     double period_ms = median(intervals);
+    feeder.next().update_period_ms = period_ms;
+    feeder.next().update_jitter_ms = sdOf(intervals);
 
     // 2. Steps: long load on and off.
     const double step_s = std::max({12.0 * period_ms / 1e3, std::min(1.5, budget_s / 20), 0.3});
     const int pairs = 4 * step_s * 2 <= 0.45 * budget_s ? 2 : 1;
     say("step response: " + std::to_string(pairs) + " x (" + std::to_string(step_s) + " s on, off)");
     std::vector<Pulse> steps;
+    feeder.phase(CharacterizePhase::Steps);
     sleepMs(step_s * 1e3);
     for (int i = 0; i < pairs; ++i) {
         auto p = load.pulse(step_s * 1e3);
         if (!p)
             return Error{p.error()};
         steps.push_back(*p);
+        feeder.next().steps.push_back(*p);
+        feeder.send(true);
         sleepMs(step_s * 1e3);
         if (auto e = failed())
             return *e;
     }
+    if (auto e = failed())
+        return *e;
     an.reads = poller.reads();
     const std::int64_t L = std::int64_t(step_s * 1e9);
     // A counter with a new value every read or two: its apparent power over 5 ms at least.
@@ -422,34 +543,29 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     const double per_burst_s = (gap_ms + period_ms / 2 + burst_ms) / 1e3;
     const int n = std::max(5, std::min(opt.bursts, int((budget_s - elapsed_s()) / per_burst_s)));
     say("burst coverage: " + std::to_string(n) + " bursts of " + std::to_string(burst_ms) + " ms");
-    std::vector<Pulse> bursts;
-    for (int i = 0; i < n; ++i) {
-        sleepMs(gap_ms + uniform(0, std::max(period_ms, 1.0)));
-        auto p = load.pulse(burst_ms);
-        if (!p)
-            return Error{p.error()};
-        bursts.push_back(*p);
-        if (auto e = failed())
-            return *e;
+    {
+        CharacterizeFeed& f = feeder.next();
+        f.update_period_ms = period_ms;
+        f.update_jitter_ms = sdOf(intervals);
+        f.idle_w = idle_w;
+        f.busy_w = busy_w;
+        f.step_up = StepResponse{medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
+        f.step_down = StepResponse{medianOf(downs, &EdgeResponse::delay_ms), settle_down};
+        f.averaging_window_ms = window_ms;
     }
-    sleepMs(gap_ms);
-    poller.stop();
-    if (auto e = failed())
-        return *e;
-    an.reads = poller.reads();
-
-    std::vector<double> coverage;
-    const auto anchors = an.anchors();
     // Per update only for a counter whose updates are far apart and so each hold one period
     // (a sampling or late counter); per second for the fine ones.
     const bool by_update = !an.power && period_ms >= 10 * poll_ms;
-    for (std::size_t i = 0; i < bursts.size(); ++i) {
+    std::vector<Pulse> bursts;
+    // Burst i's coverage over its window up to `end` (the next burst's start, or the last read),
+    // from an.reads, which must hold every read up to end (and so gives the same figure now as
+    // at the end); none where the window holds too few new values.
+    auto coverageOf = [&](std::size_t i, std::int64_t end) -> std::optional<double> {
         const Pulse& b = bursts[i];
-        const std::int64_t end = i + 1 < bursts.size() ? bursts[i + 1].t0_ns - 1 : an.reads.back().first;
         const auto a0 = an.anchorAtOrBefore(b.t0_ns);
         const auto a1 = an.anchorAtOrBefore(end);
         if (!a0 || !a1 || a1->first <= a0->first)
-            continue;
+            return std::nullopt;
         // The idle energy in the window, from the idle just before the burst (after the last one
         // settled): per update for a counter with updates far apart (its updates each hold one
         // period, however late they are published), as a median (robust to a late-booked
@@ -463,7 +579,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         std::vector<std::pair<double, double>> spans;  // (J, s) of each idle interval
         std::optional<Read> prev;
         int updates_in = 0;
-        for (const Read& r : anchors) {
+        for (const Read& r : an.anchorsAround(std::min(from, a0->first), a1->first)) {
             if (r.first > a0->first && r.first <= a1->first)
                 ++updates_in;
             if (r.first >= from && r.first <= b.t0_ns && prev && prev->first >= from) {
@@ -492,8 +608,54 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         else
             idle_j = idle_rate_w * double(a1->first - a0->first) / 1e9;
         const double counted = double(a1->second - a0->second) / 1e9 - idle_j;
-        coverage.push_back(counted / (extra_w * b.seconds()));
+        return counted / (extra_w * b.seconds());
+    };
+    std::vector<std::optional<double>> measured;  // per burst, once its window is whole
+    std::size_t next_measure = 0;
+    // Measures each burst whose window the reads now cover (those before the last one).
+    auto measureReady = [&](bool last_too) {
+        const auto more = poller.readsFrom(an.reads.size());
+        an.reads.insert(an.reads.end(), more.begin(), more.end());
+        while (next_measure < bursts.size() && !an.reads.empty()) {
+            const bool last = next_measure + 1 == bursts.size();
+            if (last && !last_too)
+                break;
+            const std::int64_t end = last ? an.reads.back().first : bursts[next_measure + 1].t0_ns - 1;
+            if (!last && an.reads.back().first <= end)
+                break;  // a read before the window's end may be still to come
+            measured.push_back(coverageOf(next_measure, end));
+            if (measured.back())
+                feeder.next().coverage.emplace_back(int(next_measure), *measured.back());
+            ++next_measure;
+        }
+    };
+    feeder.next().burst_ms = burst_ms;
+    feeder.next().bursts_planned = n;
+    feeder.phase(CharacterizePhase::Bursts);
+    before_feed = [&] { measureReady(false); };
+    for (int i = 0; i < n; ++i) {
+        sleepMs(gap_ms + uniform(0, std::max(period_ms, 1.0)));
+        if (auto e = failed())
+            return *e;
+        auto p = load.pulse(burst_ms);
+        if (!p)
+            return Error{p.error()};
+        bursts.push_back(*p);
+        if (auto e = failed())
+            return *e;
+        feeder.next().bursts.push_back(*p);
     }
+    sleepMs(gap_ms);
+    poller.stop();
+    if (auto e = failed())
+        return *e;
+    measureReady(true);
+    feeder.phase(CharacterizePhase::Done);  // the last reads and coverages
+
+    std::vector<double> coverage;
+    for (const auto& c : measured)
+        if (c)
+            coverage.push_back(*c);
     if (coverage.size() < 3)
         return Error{counter.spec() + ": too few bursts could be measured (" + std::to_string(coverage.size()) + ")"};
 

@@ -20,15 +20,19 @@ namespace jb {
 
 namespace {
 
-// Sleeps until the monotonic clock reaches t_ns (the last 200 us spinning, for sharp edges).
-void waitUntil(std::int64_t t_ns)
+// Sleeps until the monotonic clock reaches t_ns (the last 200 us spinning, for sharp edges), or
+// until stop() is true (looked at every 10 ms at most).
+template <class Stop>
+void waitUntil(std::int64_t t_ns, Stop stop)
 {
     for (;;) {
+        if (stop())
+            return;
         const std::int64_t left = t_ns - monotonicNs();
         if (left <= 0)
             return;
         if (left > 300'000)
-            std::this_thread::sleep_for(std::chrono::nanoseconds(left - 200'000));
+            std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::int64_t>(left - 200'000, 10'000'000)));
     }
 }
 
@@ -63,7 +67,7 @@ public:
         }
         cv_.notify_all();
         p.t0_ns = monotonicNs();
-        waitUntil(p.t0_ns + std::int64_t(ms * 1e6));
+        waitUntil(p.t0_ns + std::int64_t(ms * 1e6), [this] { return cancelled(); });
         on_.store(false, std::memory_order_relaxed);
         p.t1_ns = monotonicNs();
         return p;
@@ -115,7 +119,7 @@ public:
         Pulse p;
         p.t0_ns = monotonicNs();
         write(path_, "busy 0 " + std::to_string(p.t0_ns) + "\n");
-        waitUntil(p.t0_ns + std::int64_t(ms * 1e6));
+        waitUntil(p.t0_ns + std::int64_t(ms * 1e6), [this] { return cancelled(); });
         // The flag goes first, so that a reader that only looks whether it exists (the fake
         // NVML's power reading) sees the load end when it ends; then its end time.
         std::remove(path_.c_str());
@@ -227,6 +231,22 @@ private:
 };
 
 }  // namespace
+
+std::string autoLoadFor(const std::string& spec, CounterKind kind)
+{
+    if (spec == "sim")
+        return "cpu";
+    switch (kind) {
+    case CounterKind::NvmlEnergy:
+    case CounterKind::NvmlPowerInstant:
+    case CounterKind::NvmlPowerAverage:
+    case CounterKind::IOReportGpu:
+    case CounterKind::HwmonPower:
+        return "gpu";
+    default:
+        return "cpu";
+    }
+}
 
 std::unique_ptr<LoadDriver> cpuBurnLoad(int threads)
 {

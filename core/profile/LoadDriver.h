@@ -8,7 +8,9 @@
 //         it ("busy 0 T0"; when it goes, FLAG.end "T1 T0"): the test fakes (fakezone, the fake NVML's
 //         busy_file) draw their busy power while it exists
 #include <jb/base/Result.h>
+#include <jb/counters/CounterProfile.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,7 +34,20 @@ public:
     // The shortest pulse the load can make (a GPU pass), in ms.
     virtual double shortestMs() const { return 0.5; }
     virtual std::string describe() const = 0;
+    // A flag that ends a pulse early once set (characterize's cancel); the CPU and file loads
+    // look at it while they wait, a GPU pass runs to its end.
+    void setCancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+
+protected:
+    bool cancelled() const { return cancel_ && cancel_->load(); }
+
+private:
+    const std::atomic<bool>* cancel_ = nullptr;
 };
+
+// The load that reaches a counter of this kind: "gpu" for the NVML, Apple GPU and hwmon power
+// readings, "cpu" otherwise (and for the sim counter, which turns this process's CPU into power).
+std::string autoLoadFor(const std::string& spec, CounterKind kind);
 
 // threads: 0 for all cores but one (the poller's).
 std::unique_ptr<LoadDriver> cpuBurnLoad(int threads = 0);

@@ -100,6 +100,11 @@ public:
         double ended_s = 0, ended_w = 0;
         double open_s = 0, open_w = 0;
         bool busy_now = false;  // the flag is up at the tick's end
+        // Where in the tick they lie (steady-clock ns, clipped to the tick; set where the
+        // share's seconds are above 0): the ended span [ended_from, ended_to], the open one
+        // from open_from to the tick's end. A fake that models when its counter senses energy
+        // (CounterModes.h) places the busy energy there, not spread over a tick that ran late.
+        std::int64_t ended_from = 0, ended_to = 0, open_from = 0;
         template <class Watts>  // Watts(double flag_w) -> the busy power to book
         double joules(Watts watts) const
         {
@@ -129,11 +134,16 @@ public:
             const std::int64_t lo = std::max(a, from), hi = std::min(b, to);
             return hi > lo ? double(hi - lo) * 1e-9 : 0.0;
         };
+        auto ended = [&](std::int64_t a, std::int64_t b) {
+            s.ended_s = overlap(a, b);
+            s.ended_from = std::max(a, from);
+            s.ended_to = std::min(b, to);
+        };
         if (open_ && (!up || t0 != open_t0_)) {
             std::int64_t t1 = 0;
             if (!(std::ifstream(flag_ + ".end") >> t1) || t1 < open_t0_)
                 t1 = to;  // no end time: busy up to this tick
-            s.ended_s = overlap(open_t0_, t1);
+            ended(open_t0_, t1);
             s.ended_w = open_w_;
             open_ = false;
             pending_booked_ = t1;
@@ -144,7 +154,7 @@ public:
             std::ifstream end(flag_ + ".end");
             if (end >> t1 >> e0 && t1 > last_end_ && e0 <= t1 && e0 >= last_end_) {
                 if (last_end_ >= 0) {  // not one that ended before this watcher began
-                    s.ended_s = overlap(e0, t1);
+                    ended(e0, t1);
                     s.ended_w = 0;
                     pending_booked_ = t1;
                 }
@@ -160,6 +170,7 @@ public:
                 open_w_ = w;
             }
             s.open_s = overlap(open_t0_, std::numeric_limits<std::int64_t>::max());
+            s.open_from = std::max(open_t0_, from);
             s.open_w = open_w_;
             s.busy_now = true;
         }

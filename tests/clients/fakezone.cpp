@@ -150,6 +150,7 @@ int main(int argc, char** argv)
         const double dt = double(now_ns - last_ns) * 1e-9;
         const double since = std::chrono::duration<double>(now - start).count();
         const busyflag::Watcher::Share share = watch.tick(last_ns, now_ns);
+        const std::int64_t tick_from_ns = last_ns;
         last_ns = now_ns;
         struct stat st{};
         const bool busy = share.busy_now;
@@ -167,7 +168,32 @@ int main(int argc, char** argv)
         carry_uj -= double(whole);
         if (modelled) {
             // The true energy goes to the mode; the file shows what the mode publishes.
-            true_j += double(whole) * 1e-6;
+            // The busy energy where in the tick it was drawn (the flag's edges), the idle
+            // energy spread evenly: a tick that ran late (the zone lost the CPU) does not smear
+            // a short burst over the whole tick, which a sampled mode would count in part.
+            const double from_j = true_j;
+            const double idle_rate_w = stalled ? 0 : idle_w + (drifted ? drift_w : 0);
+            const double busy_total_j = stalled ? 0 : busy_j;
+            auto trueAt = [&](std::int64_t x) {
+                double b = 0;
+                auto part = [&](double s, double flag_w, std::int64_t a, std::int64_t z) {
+                    if (s > 0 && x > a)
+                        b += double(std::min(x, z) - a) * 1e-9 * busyPower(flag_w);
+                };
+                part(share.ended_s, share.ended_w, share.ended_from, share.ended_to);
+                part(share.open_s, share.open_w, share.open_from, now_ns);
+                return from_j + idle_rate_w * double(x - tick_from_ns) * 1e-9 + std::min(b, busy_total_j);
+            };
+            std::int64_t knots[3] = {share.ended_s > 0 ? share.ended_from : 0, share.ended_s > 0 ? share.ended_to : 0,
+                                     share.open_s > 0 ? share.open_from : 0};
+            std::sort(std::begin(knots), std::end(knots));
+            std::int64_t fed = tick_from_ns;
+            for (std::int64_t k : knots)
+                if (k > fed && k < now_ns && busy_total_j > 0) {
+                    model.addTrue(double(k) * 1e-9, trueAt(k));
+                    fed = k;
+                }
+            true_j += idle_rate_w * dt + busy_total_j;
             model.addTrue(double(now_ns) * 1e-9, true_j);
             const double shown_uj = model.energyJ() * 1e6;
             whole = shown_uj > booked_uj ? (unsigned long long)(shown_uj - booked_uj) : 0;

@@ -89,9 +89,10 @@ void BurstChart::setFigures(const SensorFigures& f)
     pts->setName(tr("burst"));
     pts->setMarkerSize(5);
     pts->setColor(palette::recordA());
-    double hi = 1.0, x1 = 1.0;
+    double lo = 0.0, hi = 1.0, x1 = 1.0;
     for (const auto& [phase, share] : f.bursts) {
         pts->append(phase, share);
+        lo = std::min(lo, share);  // a measured burst can count less than nothing (noise)
         hi = std::max(hi, share);
         x1 = std::max(x1, phase);
     }
@@ -104,7 +105,7 @@ void BurstChart::setFigures(const SensorFigures& f)
     attach(pts, ax, ay);
     attach(truth, ax, ay);
     fitValueAxis(ax, 0.0, x1);
-    fitValueAxis(ay, 0.0, hi * 1.05);
+    fitValueAxis(ay, lo < 0 ? lo * 1.05 : 0.0, hi * 1.05);
 }
 
 }  // namespace jb
