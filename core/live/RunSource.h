@@ -5,7 +5,7 @@
 // lives on, and give their sample stores, their clock and the run's layout. A page holds one
 // RunSource* and folds its events into a RunState; it does not ask which kind it has.
 #include <jb/record/Record.h>
-#include <jb/session/Session.h>
+#include <jb/session/PhaseEvent.h>
 
 #include <QObject>
 #include <QStringList>
