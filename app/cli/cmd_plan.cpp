@@ -119,7 +119,8 @@ int cmdPlan(const QStringList& args)
         return usageError(cmd, f.error);
     if (confidence && *confidence >= 1.0)
         return usageError(cmd, QStringLiteral("--confidence must be below 1, not '%1'").arg(p.value(QStringLiteral("confidence"))));
-    const std::string targetWord = p.isSet(QStringLiteral("target")) ? toStd(p.value(QStringLiteral("target"))) : "clean";
+    const std::string targetWord = p.isSet(QStringLiteral("target")) ? toStd(p.value(QStringLiteral("target")))
+                                                                      : jb::verdictName(jb::Verdict::Clean);
     const std::optional<jb::Verdict> target = jb::parseVerdict(targetWord);
     if (!target || !jb::verdictThreshold(*target))
         return usageError(cmd, QStringLiteral("--target takes clean, relative-only or noisy, not '%1'").arg(toQ(targetWord)));

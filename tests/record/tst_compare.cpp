@@ -153,7 +153,7 @@ private slots:
 
     void perRoundListsSkipRoundsWithoutAFigure()
     {
-        Record a = withJPerDecode({1.0, 2.0, 3.0, 4.0}, "relative-only");
+        Record a = withJPerDecode({1.0, 2.0, 3.0, 4.0}, Verdict::RelativeOnly);
         a.rounds[1].decodes = 0;                              // no decodes: no J per decode
         a.rounds[2].counters[0].second.has_marginal = false;  // no marginal figure
         a.rounds[3].counters[0].second.verdict = Verdict::Noisy;

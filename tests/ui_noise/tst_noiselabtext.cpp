@@ -45,7 +45,7 @@ void TestNoiseLabText::words()
     spec.rounds = 1;
     const jb::Record r = jb::simulateRun(spec);
     const jb::CounterRound& c = *r.rounds.front().counter("sim");
-    const auto b = NoiseLabText::roundBanner(r.rounds.front(), "sim", 12, {std::string("clean")});
+    const auto b = NoiseLabText::roundBanner(r.rounds.front(), "sim", 12, {jb::Verdict::Clean});
     QVERIFY(b.verdict == c.verdict);
     QCOMPARE(b.ratio, c.ratio);
     QCOMPARE(b.caption, QStringLiteral("round 12"));

@@ -87,7 +87,7 @@ BannerFigures NoiseLabText::recordBanner(const Record& r, const RecordNoise& n)
     if (n.marginal_w)
         f.figures = tr("median marginal %1 W, idle sd %2 W")
                         .arg(fmt::significant(*n.marginal_w, 3), fmt::significant(n.idle_sd_w, 3));
-    std::vector<std::optional<std::string>> v;
+    std::vector<std::optional<Verdict>> v;
     for (const Round& round : r.rounds)
         if (const CounterRound* c = round.counter(n.spec))
             v.push_back(c->verdict);
