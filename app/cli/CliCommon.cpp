@@ -1,6 +1,8 @@
 #include "CliCommon.h"
 #include "Commands.h"
 
+#include <jb/base/QtText.h>
+
 #include <cmath>
 
 #include <QCoreApplication>
@@ -75,12 +77,12 @@ int parseArgs(QCommandLineParser& p, const QStringList& args)
 
 QString toQ(const std::string& s)
 {
-    return QString::fromStdString(s);
+    return jb::qtext(s);
 }
 
 std::string toStd(const QString& s)
 {
-    return s.toStdString();
+    return jb::stdtext(s);
 }
 
 void addCounterOptions(QCommandLineParser& p)

@@ -119,9 +119,11 @@ int cmdPlan(const QStringList& args)
         return usageError(cmd, f.error);
     if (confidence && *confidence >= 1.0)
         return usageError(cmd, QStringLiteral("--confidence must be below 1, not '%1'").arg(p.value(QStringLiteral("confidence"))));
-    const std::string target = p.isSet(QStringLiteral("target")) ? toStd(p.value(QStringLiteral("target"))) : "clean";
-    if (!jb::verdictThreshold(target))
-        return usageError(cmd, QStringLiteral("--target takes clean, relative-only or noisy, not '%1'").arg(toQ(target)));
+    const std::string targetWord = p.isSet(QStringLiteral("target")) ? toStd(p.value(QStringLiteral("target")))
+                                                                      : jb::verdictName(jb::Verdict::Clean);
+    const std::optional<jb::Verdict> target = jb::parseVerdict(targetWord);
+    if (!target || !jb::verdictThreshold(*target))
+        return usageError(cmd, QStringLiteral("--target takes clean, relative-only or noisy, not '%1'").arg(toQ(targetWord)));
     if (pos.isEmpty() && !(idleSdW && marginalW && perK))
         return usageError(cmd, QStringLiteral("give a RECORD, or all of --idle-sd-w, --marginal-w and --busy-s-per-k"));
     if (pos.isEmpty() && p.isSet(QStringLiteral("counter")))
@@ -270,7 +272,7 @@ int cmdPlan(const QStringList& args)
                                                  .arg(toQ(noise->spec)));
     if (!(in.busy_s_per_k > 0.0))
         return usageError(cmd, pos.first() + QStringLiteral(": no round has a busy window: give --busy-s-per-k"));
-    in.target = target;
+    in.target = *target;
     if (confidence)
         in.confidence = *confidence;
     if (ciWidth)
@@ -317,7 +319,7 @@ int cmdPlan(const QStringList& args)
                        {"marginal_w", in.marginal_w},
                        {"period_s", in.period_s},
                        {"busy_s_per_k", in.busy_s_per_k},
-                       {"target", in.target},
+                       {"target", jb::verdictName(in.target)},
                        {"confidence", in.confidence},
                        {"ci_halfwidth", in.ci_halfwidth},
                        {"ci_level", in.ci_level},
@@ -328,7 +330,7 @@ int cmdPlan(const QStringList& args)
                        {"max_busy_s", in.max_busy_s}};
         ojson res = ojson::array();
         for (const jb::ResolutionRow& r : rows)
-            res.push_back({{"verdict", r.verdict},
+            res.push_back({{"verdict", jb::verdictName(r.verdict)},
                            {"threshold", r.threshold},
                            {"min_marginal_w", r.min_marginal_w},
                            {"min_energy_j", r.min_energy_j},
@@ -421,13 +423,13 @@ int cmdPlan(const QStringList& args)
         if (r.marginal_w_at_confidence)
             at = num(*r.marginal_w_at_confidence) + QStringLiteral(" W, ") + num(*r.energy_j_at_confidence) + QStringLiteral(" J");
         s << QStringLiteral("  %1 %2 %3 %4 %5\n")
-                 .arg(toQ(r.verdict), -15)
+                 .arg(QString::fromLatin1(jb::verdictName(r.verdict)), -15)
                  .arg(QStringLiteral(">= ") + num(r.threshold), -7)
                  .arg(num(r.min_marginal_w) + QStringLiteral(" W"), -12)
                  .arg(num(r.min_energy_j) + QStringLiteral(" J"), -12)
                  .arg(at);
     }
-    s << "\nplan        " << toQ(in.target) << " in at least " << pct(in.confidence) << " of rounds\n";
+    s << "\nplan        " << jb::verdictName(in.target) << " in at least " << pct(in.confidence) << " of rounds\n";
     if (!o.reachable) {
         s << "  " << toQ(o.message) << Qt::endl;
         return kAborted;
@@ -437,7 +439,7 @@ int cmdPlan(const QStringList& args)
     s << "  rounds        " << o.rounds << "\n";
     s << "  total time    " << num(o.total_s, 5) << " s = (rounds + 1) x idle + rounds x (busy + " << num(o.settle_s)
       << " s settling)\n";
-    s << "  expected      " << toQ(in.target) << " or better in " << pct(o.round_probability)
+    s << "  expected      " << jb::verdictName(in.target) << " or better in " << pct(o.round_probability)
       << " of rounds (clean " << pct(o.p_clean) << ", relative-only or better " << pct(o.p_relative_only)
       << ", noisy or better " << pct(o.p_noisy) << ")\n";
     s << "  J/decode      relative sd per round " << num(o.rel_sd_per_round * 100, 3) << "%, median to +-"

@@ -17,7 +17,7 @@ int cmdVerify(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Recomputes every round's figures (busy and idle brackets, window energy, marginal energy, ratio, "
-        "verdict) from the raw samples a record holds, with the code the live run uses, and lists each stored "
+        "verdict, idle drift) from the raw samples a record holds, with the code the live run uses, and lists each stored "
         "figure that disagrees by its JSON path. Records written with --samples can be verified.\n"
         "Exit status: 0 all agree, 1 some disagree, 2 bad file or nothing to verify."));
     p.addHelpOption();

@@ -1,5 +1,7 @@
 #include <jb/child/DecoderChild.h>
 
+#include <jb/base/QtText.h>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -13,11 +15,6 @@ namespace jb {
 namespace {
 constexpr qsizetype kMaxLineBytes = 1 << 20;  // a line longer than this is not the protocol
 constexpr qsizetype kStderrTailBytes = 4096;
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 }  // namespace
 
 DecoderChild::DecoderChild(std::vector<std::string> argv, std::string workdir, QObject* parent)
@@ -52,8 +49,8 @@ Status DecoderChild::checkLaunchable() const
 {
     if (argv_.empty() || argv_.front().empty())
         return Error{"no child command: give the decoder's command line after '--'"};
-    const QString program = q(argv_.front());
-    if (!workdir_.empty() && !QFileInfo(q(workdir_)).isDir())
+    const QString program = qtext(argv_.front());
+    if (!workdir_.empty() && !QFileInfo(qtext(workdir_)).isDir())
         return Error{"the child's working folder " + workdir_ + " does not exist"};
     QString path = program;
     if (!program.contains(QLatin1Char('/'))) {
@@ -61,7 +58,7 @@ Status DecoderChild::checkLaunchable() const
         if (path.isEmpty())
             return Error{"the child program '" + argv_.front() + "' is not on PATH"};
     } else if (QFileInfo(program).isRelative() && !workdir_.empty()) {
-        path = QDir(q(workdir_)).filePath(program);
+        path = QDir(qtext(workdir_)).filePath(program);
     }
     const QFileInfo fi(path);
     if (!fi.exists())
@@ -77,11 +74,11 @@ void DecoderChild::start()
 {
     QStringList args;
     for (std::size_t i = 1; i < argv_.size(); ++i)
-        args << q(argv_[i]);
-    proc_.setProgram(q(argv_.front()));
+        args << qtext(argv_[i]);
+    proc_.setProgram(qtext(argv_.front()));
     proc_.setArguments(args);
     if (!workdir_.empty())
-        proc_.setWorkingDirectory(q(workdir_));
+        proc_.setWorkingDirectory(qtext(workdir_));
     proc_.setProcessChannelMode(forward_stderr_ ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
     // Its own process group, so ending it ends whatever it started, and a Ctrl-C meant for
     // the harness reaches the harness, which then ends the child and writes the record.
@@ -175,13 +172,13 @@ void DecoderChild::takeLine()
         if (r)
             emit ready(r.value());
         else
-            emit failed(q(r.error()));
+            emit failed(qtext(r.error()));
     } else {
         auto d = parseDone(text);
         if (d)
             emit done(d.value());
         else
-            emit failed(q(d.error()));
+            emit failed(qtext(d.error()));
     }
 }
 
@@ -208,7 +205,7 @@ void DecoderChild::onFinished(int code, QProcess::ExitStatus st)
                                                          : QStringLiteral("done <decodes> <wall-ns>"));
         if (!buffer_.isEmpty())
             msg += QStringLiteral("; its last output without a newline: ") +
-                   q(quoteLine(buffer_.left(200).toStdString()));
+                   qtext(quoteLine(buffer_.left(200).toStdString()));
         const QString tail = stderrTail();
         if (!tail.isEmpty())
             msg += QStringLiteral("; its stderr ends: ") + tail.right(300);

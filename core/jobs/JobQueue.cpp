@@ -1,5 +1,6 @@
 #include <jb/jobs/JobQueue.h>
 
+#include <jb/base/QtText.h>
 #include <jb/base/Version.h>
 #include <jb/jobs/JobRun.h>
 #include <jb/jobs/Provenance.h>
@@ -11,16 +12,11 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 QStringList qlist(const std::vector<std::string>& v)
 {
     QStringList l;
     for (const std::string& s : v)
-        l << q(s);
+        l << qtext(s);
     return l;
 }
 
@@ -87,7 +83,7 @@ public:
     }
     void logLine(const std::string& stream, const std::string& line) override
     {
-        mail_->post([f = line_, n = name_, s = q(stream), l = QString::fromUtf8(line)] { f(n, s, l); });
+        mail_->post([f = line_, n = name_, s = qtext(stream), l = QString::fromUtf8(line)] { f(n, s, l); });
     }
 
 private:
@@ -158,7 +154,7 @@ void JobQueue::begin()
     for (std::size_t i = 0; i < file_.jobs.size(); ++i) {
         const JobSpec& job = file_.jobs[i];
         const JobDiskInfo d = inspectJob(file_.output_root, job.name, options_.proc_root);
-        const QString name = q(job.name);
+        const QString name = qtext(job.name);
         switch (d.state) {
         case DiskState::NotRun:
             pending_.push_back(i);
@@ -167,19 +163,19 @@ void JobQueue::begin()
             ++summary_.preserved;
             if (d.manifest->status != JobStatus::Completed)
                 ++summary_.preserved_not_completed;
-            Q_EMIT jobPreserved(name, q(d.manifest_path), d.manifest->status);
+            Q_EMIT jobPreserved(name, qtext(d.manifest_path), d.manifest->status);
             break;
         case DiskState::Orphaned:
             ++summary_.orphaned;
-            Q_EMIT jobSkipped(name, DiskState::Orphaned, q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Orphaned, qtext(d.detail));
             break;
         case DiskState::Running:
             ++summary_.running_elsewhere;
-            Q_EMIT jobSkipped(name, DiskState::Running, q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Running, qtext(d.detail));
             break;
         case DiskState::Conflict:
             ++summary_.conflicts;
-            Q_EMIT jobSkipped(name, DiskState::Conflict, q(d.detail));
+            Q_EMIT jobSkipped(name, DiskState::Conflict, qtext(d.detail));
             break;
         case DiskState::Submitted:
             // Submitted by an earlier driver that is gone: watched again, not submitted again.
@@ -188,7 +184,7 @@ void JobQueue::begin()
             } else {
                 ++summary_.orphaned;
                 Q_EMIT jobSkipped(name, DiskState::Orphaned,
-                                  q(d.detail + (options_.dry_run ? "" : "; run it with the slurm executor to watch it")));
+                                  qtext(d.detail + (options_.dry_run ? "" : "; run it with the slurm executor to watch it")));
             }
             break;
         }
@@ -244,7 +240,7 @@ void JobQueue::prepared(bool ok, const std::string& message, const nlohmann::jso
         summary_.not_started = int(pending_.size() + adopt_.size());
         pending_.clear();
         adopt_.clear();
-        Q_EMIT queueFailed(q(message));
+        Q_EMIT queueFailed(qtext(message));
         finishIfDone();
         return;
     }
@@ -254,7 +250,7 @@ void JobQueue::prepared(bool ok, const std::string& message, const nlohmann::jso
     if (options_.dry_run) {
         for (std::size_t i : pending_) {
             const JobSpec& job = file_.jobs[i];
-            Q_EMIT jobWouldRun(q(job.name), q(gpuText(job.gpu)), qlist(job.argv));
+            Q_EMIT jobWouldRun(qtext(job.name), qtext(gpuText(job.gpu)), qlist(job.argv));
         }
         pending_.clear();
         finishIfDone();
@@ -301,13 +297,13 @@ bool JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
                         const std::string& adopt_job_id)
 {
     const JobSpec& job = file_.jobs[index];
-    const QString name = q(job.name);
+    const QString name = qtext(job.name);
     auto run_dir = adopt_run_dir.empty() ? createRunDirectory(file_.output_root, job.name, options_.proc_root)
                                          : claimRunDirectory(adopt_run_dir, options_.proc_root);
     if (!run_dir) {
         ++summary_.failed;
-        driverLine(name, q(run_dir.error()));
-        Q_EMIT jobFailed(name, q(run_dir.error()));
+        driverLine(name, qtext(run_dir.error()));
+        Q_EMIT jobFailed(name, qtext(run_dir.error()));
         return false;
     }
     auto r = std::make_unique<Running>();
@@ -332,7 +328,7 @@ bool JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
 
     Running* raw = r.get();
     std::shared_ptr<JobExecutor> executor = executor_;
-    auto started = [this, gpu, dir = q(*run_dir)](const QString& n, qint64 pid) {
+    auto started = [this, gpu, dir = qtext(*run_dir)](const QString& n, qint64 pid) {
         Q_EMIT jobStarted(n, gpu, dir, pid);
     };
     auto progress = [this](const QString& n, const JobProgress& p) {
@@ -342,7 +338,7 @@ bool JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
     };
     auto line = [this](const QString& n, const QString& s, const QString& l) { Q_EMIT logLine(n, s, l); };
     auto remote = [this](const QString& n, const RemoteState& st) {
-        Q_EMIT jobRemoteState(n, q(st.state), q(st.reason), q(st.job_id), q(st.node));
+        Q_EMIT jobRemoteState(n, qtext(st.state), qtext(st.reason), qtext(st.job_id), qtext(st.node));
     };
     running_[index] = std::move(r);
     raw->thread = std::thread([this, raw, index, executor, name, started, progress, line, remote] {
@@ -350,7 +346,7 @@ bool JobQueue::startJob(std::size_t index, int gpu, const std::string& adopt_run
         raw->outcome = executor->run(raw->launch, fwd, raw->cancel);
         mail_.post([this, index] { jobDone(index); });
     });
-    Q_EMIT jobLaunched(name, gpu, q(*run_dir));
+    Q_EMIT jobLaunched(name, gpu, qtext(*run_dir));
     return true;
 }
 
@@ -382,19 +378,19 @@ void JobQueue::jobDone(std::size_t index)
     const JobSpec& job = file_.jobs[index];
     const JobManifest m = manifestFor(index, *r);
     const std::string path = r->launch.run_dir + "/" + kManifestName;
-    const QString name = q(job.name);
+    const QString name = qtext(job.name);
     if (auto st = writeManifest(m, r->launch.run_dir); !st) {
         // The run happened but cannot be recorded: say so loudly; the folder is an orphan now.
         ++summary_.failed;
-        driverLine(name, q(st.error()));
-        Q_EMIT jobFailed(name, q(st.error()));
+        driverLine(name, qtext(st.error()));
+        Q_EMIT jobFailed(name, qtext(st.error()));
     } else {
         if (m.status == JobStatus::Completed)
             ++summary_.completed;
         else
             ++summary_.failed;
-        driverLine(name, QStringLiteral("DONE status=%1 -> %2").arg(q(statusName(m.status)), q(path)));
-        Q_EMIT jobFinished(name, m, q(path));
+        driverLine(name, QStringLiteral("DONE status=%1 -> %2").arg(qtext(statusName(m.status)), qtext(path)));
+        Q_EMIT jobFinished(name, m, qtext(path));
     }
     schedule();
 }
@@ -419,7 +415,7 @@ void JobQueue::cancel()
 bool JobQueue::cancelJob(const QString& name)
 {
     for (std::size_t i = 0; i < file_.jobs.size(); ++i)
-        if (q(file_.jobs[i].name) == name)
+        if (qtext(file_.jobs[i].name) == name)
             return cancelJob(i);
     return false;
 }
@@ -434,7 +430,7 @@ bool JobQueue::cancelJob(std::size_t index)
     Running& r = *it->second;
     r.cancelled_alone = true;
     r.cancel.store(true);
-    driverLine(q(file_.jobs[index].name),
+    driverLine(qtext(file_.jobs[index].name),
                QStringLiteral("CANCEL: ending this job on its own; the queue goes on with the other jobs"));
     return true;
 }

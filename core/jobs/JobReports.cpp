@@ -23,6 +23,17 @@ std::optional<std::string> optString(const json& obj, const std::string& path, c
     return v ? asStringOrNull(*v, jsonPathKey(path, key)) : std::nullopt;
 }
 
+std::optional<Verdict> optVerdict(const json& obj, const std::string& path, const char* key)
+{
+    const std::optional<std::string> word = optString(obj, path, key);
+    if (!word)
+        return std::nullopt;
+    const std::optional<Verdict> v = parseVerdict(*word);
+    if (!v)
+        wrongType(*member(obj, key), jsonPathKey(path, key), kVerdictExpected);
+    return v;
+}
+
 std::optional<double> optNumber(const json& obj, const std::string& path, const char* key)
 {
     const json* v = member(obj, key);
@@ -101,7 +112,7 @@ json counterJson(const CounterEnergy& c)
     j["idle_after"] = bracketJson(c.idle_after);
     j["marginal_j"] = orNull(c.marginal_j);
     j["ratio"] = orNull(c.ratio);
-    j["verdict"] = orNull(c.verdict);
+    j["verdict"] = c.verdict ? json(verdictName(*c.verdict)) : json();
     if (c.marginal_note)
         j["marginal_note"] = *c.marginal_note;
     j["intervals"] = c.intervals;
@@ -133,7 +144,7 @@ CounterEnergy readCounter(const json& v, const std::string& path, const std::str
     c.idle_after = readBracket(v, path, "idle_after");
     c.marginal_j = optNumber(v, path, "marginal_j");
     c.ratio = optNumber(v, path, "ratio");
-    c.verdict = optString(v, path, "verdict");
+    c.verdict = optVerdict(v, path, "verdict");
     c.marginal_note = optString(v, path, "marginal_note");
     c.intervals = integer(v, path, "intervals");
     c.read_errors = integer(v, path, "read_errors");

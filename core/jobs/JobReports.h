@@ -5,6 +5,7 @@
 // a report has are the keys it writes) and reads it back through the one reader kit
 // (base/JsonReader), its errors naming the JSON path ($.energy.counters["nvml:0"].total_j).
 #include <jb/base/Result.h>
+#include <jb/stats/Verdict.h>
 
 #include <nlohmann/json.hpp>
 
@@ -37,7 +38,7 @@ struct CounterEnergy {
     std::optional<EnergyBracket> busy, idle_before, idle_after;
     std::optional<double> marginal_j;  // null without both idle brackets
     std::optional<double> ratio;
-    std::optional<std::string> verdict;
+    std::optional<Verdict> verdict;
     std::optional<std::string> marginal_note;  // written only where there is no marginal energy
     std::int64_t intervals = 0;
     std::int64_t read_errors = 0;

@@ -1,5 +1,6 @@
 #include <jb/library/Library.h>
 
+#include <jb/base/QtText.h>
 #include <jb/record/AtomicWrite.h>
 #include <jb/record/RecordJson.h>
 #include <jb/record/RecordLoad.h>
@@ -30,15 +31,6 @@ namespace jb {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-std::string s(const QString& v)
-{
-    return v.toStdString();
-}
-
 QVariant nullText()
 {
     return QVariant(QMetaType::fromType<QString>());
@@ -49,7 +41,7 @@ QVariant nullReal()
 }
 QVariant opt(const std::optional<std::string>& v)
 {
-    return v ? QVariant(q(*v)) : nullText();
+    return v ? QVariant(qtext(*v)) : nullText();
 }
 QVariant opt(const std::optional<double>& v)
 {
@@ -57,7 +49,7 @@ QVariant opt(const std::optional<double>& v)
 }
 std::optional<std::string> optText(const QVariant& v)
 {
-    return v.isNull() ? std::nullopt : std::optional(s(v.toString()));
+    return v.isNull() ? std::nullopt : std::optional(stdtext(v.toString()));
 }
 std::optional<double> optReal(const QVariant& v)
 {
@@ -66,7 +58,7 @@ std::optional<double> optReal(const QVariant& v)
 
 std::string sqlError(const QSqlError& e)
 {
-    std::string t = s(e.text().trimmed());
+    std::string t = stdtext(e.text().trimmed());
     return t.empty() ? "unknown database error" : t;
 }
 
@@ -133,7 +125,7 @@ constexpr int kMissingUnreadable = 2;
 // machines (a shared database, a copied file): where the folder is not here, nothing is judged.
 bool fileGoneHere(const std::string& path)
 {
-    const QFileInfo f(q(path));
+    const QFileInfo f(qtext(path));
     return !f.exists() && f.absoluteDir().exists();
 }
 
@@ -171,29 +163,29 @@ Where whereOf(const LibraryQuery& lq)
     if (!lq.include_missing)
         terms << QStringLiteral("r.missing = 0");
     if (lq.label)
-        add(QStringLiteral("r.label = ?"), {q(*lq.label)});
+        add(QStringLiteral("r.label = ?"), {qtext(*lq.label)});
     if (lq.host)
         add(QStringLiteral("(r.host = ? OR r.host_system = ? OR r.host_machine = ?)"),
-            {q(*lq.host), q(*lq.host), q(*lq.host)});
+            {qtext(*lq.host), qtext(*lq.host), qtext(*lq.host)});
     if (lq.counter)
         add(QStringLiteral("EXISTS (SELECT 1 FROM jb_figures f2 WHERE f2.record_id = r.id AND f2.counter = ?)"),
-            {q(*lq.counter)});
+            {qtext(*lq.counter)});
     if (lq.commit)
-        add(QStringLiteral("r.commit_id LIKE ?"), {QString(q(*lq.commit) + QLatin1Char('%'))});
+        add(QStringLiteral("r.commit_id LIKE ?"), {QString(qtext(*lq.commit) + QLatin1Char('%'))});
     if (lq.branch)
-        add(QStringLiteral("r.branch = ?"), {q(*lq.branch)});
+        add(QStringLiteral("r.branch = ?"), {qtext(*lq.branch)});
     if (lq.status)
-        add(QStringLiteral("r.status = ?"), {q(*lq.status)});
+        add(QStringLiteral("r.status = ?"), {qtext(*lq.status)});
     for (const auto& [k, v] : lq.meta)
         add(QStringLiteral("EXISTS (SELECT 1 FROM jb_meta m WHERE m.record_id = r.id AND m.meta_key = ? AND "
                            "m.meta_value = ?)"),
-            {q(k), q(v)});
+            {qtext(k), qtext(v)});
     if (lq.since_ms)
         add(QStringLiteral("r.started_ms >= ?"), {qint64(*lq.since_ms)});
     if (lq.until_ms)
         add(QStringLiteral("r.started_ms <= ?"), {qint64(*lq.until_ms)});
     for (const std::string& sha : lq.exclude_sha256)
-        add(QStringLiteral("r.sha256 <> ?"), {q(sha)});
+        add(QStringLiteral("r.sha256 <> ?"), {qtext(sha)});
     w.sql = terms.isEmpty() ? QString() : QStringLiteral(" WHERE ") + terms.join(QStringLiteral(" AND "));
     return w;
 }
@@ -213,30 +205,30 @@ Result<LibraryLocation> parseLibraryLocation(const std::string& spec)
     LibraryLocation loc;
     if (spec.empty())
         return Error{"no library given (an empty --library or JOULEBENCH_LIBRARY)"};
-    const QString text = q(spec);
+    const QString text = qtext(spec);
     if (text.startsWith(QLatin1String("postgresql://")) || text.startsWith(QLatin1String("postgres://"))) {
         const QUrl url(text, QUrl::StrictMode);
         if (!url.isValid())
-            return Error{"library URL '" + spec + "' is not a valid URL: " + s(url.errorString())};
+            return Error{"library URL '" + spec + "' is not a valid URL: " + stdtext(url.errorString())};
         loc.kind = LibraryLocation::Kind::PostgreSQL;
-        loc.host = s(url.host());
+        loc.host = stdtext(url.host());
         loc.port = url.port(-1);
-        loc.user = s(url.userName());
-        loc.password = s(url.password());
-        loc.database = s(url.path().mid(1));
+        loc.user = stdtext(url.userName());
+        loc.password = stdtext(url.password());
+        loc.database = stdtext(url.path().mid(1));
         const QUrlQuery query(url);
         if (query.hasQueryItem(QStringLiteral("host")))  // a Unix socket folder, as libpq takes it
-            loc.host = s(query.queryItemValue(QStringLiteral("host"), QUrl::FullyDecoded));
+            loc.host = stdtext(query.queryItemValue(QStringLiteral("host"), QUrl::FullyDecoded));
         if (loc.database.empty())
             return Error{"library URL '" + spec + "' names no database (postgresql://USER@HOST:PORT/DATABASE)"};
         QUrl shown = url;
         shown.setPassword(QString());
-        loc.display = s(shown.toString());
+        loc.display = stdtext(shown.toString());
         return loc;
     }
     if (text.contains(QLatin1String("://")))
         return Error{"library '" + spec + "': only files and postgresql:// URLs are libraries"};
-    loc.file = s(QFileInfo(text).absoluteFilePath());
+    loc.file = stdtext(QFileInfo(text).absoluteFilePath());
     loc.display = loc.file;
     return loc;
 }
@@ -244,7 +236,7 @@ Result<LibraryLocation> parseLibraryLocation(const std::string& spec)
 std::string defaultLibraryPath()
 {
     const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return s(base + QStringLiteral("/joulebench/library.sqlite"));
+    return stdtext(base + QStringLiteral("/joulebench/library.sqlite"));
 }
 
 std::string librarySpec(const std::string& flag)
@@ -270,13 +262,13 @@ const char* addOutcomeName(AddOutcome o)
 
 std::vector<std::string> recordFilesUnder(const std::string& path)
 {
-    const QFileInfo fi(q(path));
+    const QFileInfo fi(qtext(path));
     if (!fi.isDir())
         return {path};
     std::vector<std::string> out;
-    QDirIterator it(q(path), {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(qtext(path), {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext())
-        out.push_back(s(it.next()));
+        out.push_back(stdtext(it.next()));
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -303,20 +295,20 @@ Status Library::connect()
         return Error{pg ? "Qt's PostgreSQL driver (QPSQL) is not installed (Debian: libqt6sql6-psql)"
                         : "Qt's SQLite driver (QSQLITE) is not installed (Debian: libqt6sql6-sqlite)"};
     if (pg) {
-        db.setHostName(q(loc_.host));
+        db.setHostName(qtext(loc_.host));
         if (loc_.port > 0)
             db.setPort(loc_.port);
-        db.setUserName(q(loc_.user));
-        db.setPassword(q(loc_.password));
-        db.setDatabaseName(q(loc_.database));
+        db.setUserName(qtext(loc_.user));
+        db.setPassword(qtext(loc_.password));
+        db.setDatabaseName(qtext(loc_.database));
         db.setConnectOptions(QStringLiteral("connect_timeout=10"));
     } else {
-        const QFileInfo fi(q(loc_.file));
+        const QFileInfo fi(qtext(loc_.file));
         if (fi.exists() && !fi.isFile())
             return Error{"library " + loc_.display + " is not a file"};
         if (!QDir().mkpath(fi.absolutePath()))
-            return Error{"library " + loc_.display + ": cannot make the folder " + s(fi.absolutePath())};
-        db.setDatabaseName(q(loc_.file));
+            return Error{"library " + loc_.display + ": cannot make the folder " + stdtext(fi.absolutePath())};
+        db.setDatabaseName(qtext(loc_.file));
         // A writer waits up to 60 s for another one (two `library add` at once) instead of failing.
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=60000"));
     }
@@ -328,7 +320,7 @@ Status Library::connect()
 Status Library::exec(const std::string& sql)
 {
     QSqlQuery query(QSqlDatabase::database(connection_));
-    if (!query.exec(q(sql)))
+    if (!query.exec(qtext(sql)))
         return Error{sqlError(query.lastError()) + " (in: " + sql.substr(0, 60) + ")"};
     return Ok{};
 }
@@ -383,7 +375,7 @@ Status Library::prepareSchema()
             // Another program's database: not JouleBench's to rebuild (that would move it aside).
             if (!others.isEmpty() && !others.contains(QStringLiteral("jb_schema")))
                 return Error{"library " + loc_.display + " is a SQLite database but not a JouleBench library (it has " +
-                             "tables " + s(others.join(QStringLiteral(", "))) + " and no jb_schema): it may be " +
+                             "tables " + stdtext(others.join(QStringLiteral(", "))) + " and no jb_schema): it may be " +
                              "another program's; give JouleBench a library file of its own (--library FILE or " +
                              "JOULEBENCH_LIBRARY), and leave this one as it is"};
         }
@@ -431,7 +423,7 @@ Status Library::prepareSchema()
                     return Error{"library " + loc_.display + ": migrating meta: " + sqlError(read.lastError())};
                 }
                 while (read.next())
-                    rows.emplace_back(read.value(0), s(read.value(1).toString()));
+                    rows.emplace_back(read.value(0), stdtext(read.value(1).toString()));
             }
             QSqlQuery ins(db);
             ins.prepare(QStringLiteral("INSERT INTO jb_meta (record_id, meta_key, meta_value) VALUES (?, ?, ?)"));
@@ -441,8 +433,8 @@ Status Library::prepareSchema()
                     continue;
                 for (auto it = meta.begin(); it != meta.end(); ++it) {
                     ins.addBindValue(id);
-                    ins.addBindValue(q(it.key()));
-                    ins.addBindValue(q(metaValueText(it.value())));
+                    ins.addBindValue(qtext(it.key()));
+                    ins.addBindValue(qtext(metaValueText(it.value())));
                     if (!ins.exec()) {
                         rollback();
                         return Error{"library " + loc_.display + ": migrating meta: " + sqlError(ins.lastError())};
@@ -467,7 +459,7 @@ Result<std::unique_ptr<Library>> Library::open(const std::string& spec, bool cre
     auto loc = parseLibraryLocation(spec);
     if (!loc)
         return Error{loc.error()};
-    if (!create && loc->kind == LibraryLocation::Kind::SQLite && !QFileInfo::exists(q(loc->file)))
+    if (!create && loc->kind == LibraryLocation::Kind::SQLite && !QFileInfo::exists(qtext(loc->file)))
         return Error{"library " + loc->display + " does not exist (a misspelt path?); 'library add' makes one, "
                      "or pass --create to start an empty one"};
     std::unique_ptr<Library> lib(new Library);
@@ -525,16 +517,16 @@ Status Library::insertDetails(const LibraryEntry& e)
     for (const CounterFigures& f : e.figures) {
         const CounterSummary& m = f.summary;
         for (const QVariant& v :
-             {QVariant(qint64(e.id)), QVariant(q(f.counter)), QVariant(m.rounds), QVariant(m.clean),
+             {QVariant(qint64(e.id)), QVariant(qtext(f.counter)), QVariant(m.rounds), QVariant(m.clean),
               QVariant(m.relative_only), QVariant(m.noisy), QVariant(m.unusable), QVariant(m.no_verdict),
               opt(m.median_j_per_decode), opt(m.min_j_per_decode), opt(m.max_j_per_decode), opt(f.s_per_decode),
-              QVariant(q(dumpJson(ojson(m.outlier_rounds), -1)))})
+              QVariant(qtext(dumpJson(ojson(m.outlier_rounds), -1)))})
             fig.addBindValue(v);
         if (Status st = run(fig, "storing figures"); !st)
             return failed(st);
         for (const RoundJ& r : f.rounds) {
             rnd.addBindValue(qint64(e.id));
-            rnd.addBindValue(q(f.counter));
+            rnd.addBindValue(qtext(f.counter));
             rnd.addBindValue(r.round);
             rnd.addBindValue(r.j_per_decode);
             if (Status st = run(rnd, "storing rounds"); !st)
@@ -544,8 +536,8 @@ Status Library::insertDetails(const LibraryEntry& e)
     if (e.meta.is_object())
         for (auto it = e.meta.begin(); it != e.meta.end(); ++it) {
             meta.addBindValue(qint64(e.id));
-            meta.addBindValue(q(it.key()));
-            meta.addBindValue(q(metaValueText(it.value())));
+            meta.addBindValue(qtext(it.key()));
+            meta.addBindValue(qtext(metaValueText(it.value())));
             if (Status st = run(meta, "storing meta"); !st)
                 return failed(st);
         }
@@ -561,10 +553,10 @@ const char* kRecordColumns =
 void bindRecord(QSqlQuery& query, const LibraryEntry& e)
 {
     for (const QVariant& v :
-         {QVariant(q(e.path)), QVariant(q(e.sha256)), QVariant(qint64(e.size_bytes)), QVariant(e.missing ? 1 : 0),
-          opt(e.label), QVariant(q(dumpJson(e.meta, -1))), QVariant(q(e.host)), QVariant(q(e.host_system)),
-          QVariant(q(e.host_machine)), QVariant(q(countersText(e.counters))), QVariant(q(e.status)),
-          QVariant(qint64(e.started_ms)), QVariant(q(e.tool)), opt(e.commit), opt(e.branch),
+         {QVariant(qtext(e.path)), QVariant(qtext(e.sha256)), QVariant(qint64(e.size_bytes)), QVariant(e.missing ? 1 : 0),
+          opt(e.label), QVariant(qtext(dumpJson(e.meta, -1))), QVariant(qtext(e.host)), QVariant(qtext(e.host_system)),
+          QVariant(qtext(e.host_machine)), QVariant(qtext(countersText(e.counters))), QVariant(qtext(e.status)),
+          QVariant(qint64(e.started_ms)), QVariant(qtext(e.tool)), opt(e.commit), opt(e.branch),
           e.dirty ? QVariant(*e.dirty ? 1 : 0) : QVariant(QMetaType::fromType<int>()), QVariant(qint64(nowMs()))})
         query.addBindValue(v);
 }
@@ -581,13 +573,13 @@ Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
     };
     QSqlQuery find(db);
     find.prepare(QStringLiteral("SELECT id, sha256, missing FROM jb_records WHERE path = ?"));
-    find.addBindValue(q(e.path));
+    find.addBindValue(qtext(e.path));
     if (Status st = run(find, "looking up the path"); !st)
         return fail(st.error());
     std::int64_t existing = 0;
     if (find.next()) {
         existing = find.value(0).toLongLong();
-        if (s(find.value(1).toString()) == e.sha256 && find.value(2).toInt() == 0) {
+        if (stdtext(find.value(1).toString()) == e.sha256 && find.value(2).toInt() == 0) {
             res.outcome = AddOutcome::Unchanged;
             res.id = existing;
             return res;
@@ -597,7 +589,7 @@ Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
         // The same bytes under a path that is gone, in a folder this machine sees: a move.
         QSqlQuery same(db);
         same.prepare(QStringLiteral("SELECT id, path FROM jb_records WHERE sha256 = ?"));
-        same.addBindValue(q(e.sha256));
+        same.addBindValue(qtext(e.sha256));
         if (Status st = run(same, "looking up the hash"); !st)
             return fail(st.error());
         while (same.next()) {
@@ -605,7 +597,7 @@ Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
             if (!old.exists() && old.absoluteDir().exists()) {
                 existing = same.value(0).toLongLong();
                 res.outcome = AddOutcome::Moved;
-                res.moved_from = s(old.filePath());
+                res.moved_from = stdtext(old.filePath());
                 break;
             }
         }
@@ -645,14 +637,14 @@ Result<AddResult> Library::store(LibraryEntry e, bool allow_move)
 
 Result<AddResult> Library::addFile(const std::string& path)
 {
-    const QFileInfo fi(q(path));
-    const std::string abs = s(fi.absoluteFilePath());
+    const QFileInfo fi(qtext(path));
+    const std::string abs = stdtext(fi.absoluteFilePath());
     LoadedFile file = loadRecordFile(abs);
     if (!file.record)
         return Error{file.record.error()};
     const Result<Record>& r = file.record;
     const std::string& bytes = file.bytes;
-    const std::string sha = s(QString::fromLatin1(
+    const std::string sha = stdtext(QString::fromLatin1(
         QCryptographicHash::hash(QByteArrayView(bytes.data(), qsizetype(bytes.size())), QCryptographicHash::Sha256)
             .toHex()));
     LibraryEntry e = entryFromRecord(*r, abs, sha, std::int64_t(bytes.size()),
@@ -685,14 +677,14 @@ struct JsonFile {
 Result<JsonFile> readJsonFile(const std::string& path)
 {
     JsonFile f;
-    const QFileInfo fi(q(path));
-    f.abs = s(fi.absoluteFilePath());
+    const QFileInfo fi(qtext(path));
+    f.abs = stdtext(fi.absoluteFilePath());
     QFile file(fi.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
-        return Error{"cannot read '" + f.abs + "': " + s(file.errorString())};
+        return Error{"cannot read '" + f.abs + "': " + stdtext(file.errorString())};
     const QByteArray bytes = file.readAll();
     f.bytes.assign(bytes.constData(), std::size_t(bytes.size()));
-    f.sha256 = s(QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+    f.sha256 = stdtext(QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
     f.mtime_ms = fi.lastModified().toMSecsSinceEpoch();
     f.top = nlohmann::json::parse(f.bytes, nullptr, false);
     if (f.top.is_discarded())
@@ -813,7 +805,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
     QString counterTerm;
     if (lq.counter) {
         counterTerm = QStringLiteral(" AND f.counter = ?");
-        values << q(*lq.counter);
+        values << qtext(*lq.counter);
     }
     values << w.values;
     // One pass: each record with its figures (a row per counter; none: one row of nulls). The
@@ -852,7 +844,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
                     at_("clean"),      at_("relative_only"), at_("noisy"),     at_("unusable"),   at_("no_verdict"),
                     at_("median_j"),   at_("min_j"),         at_("max_j"),     at_("s_per_decode"),
                     at_("outliers")};
-    auto text = [&](int i) { return i < 0 ? std::string() : s(query.value(i).toString()); };
+    auto text = [&](int i) { return i < 0 ? std::string() : stdtext(query.value(i).toString()); };
     auto integer = [&](int i) { return i < 0 ? 0 : query.value(i).toInt(); };
     std::int64_t last = -1;
     while (query.next()) {
@@ -912,7 +904,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
         if (c.outliers >= 0) {
             const QString outliers = query.value(c.outliers).toString();
             if (outliers != QLatin1String("[]")) {
-                const ojson o = ojson::parse(s(outliers), nullptr, false);
+                const ojson o = ojson::parse(stdtext(outliers), nullptr, false);
                 if (o.is_array())
                     for (const ojson& x : o)
                         if (x.is_number_integer())
@@ -939,7 +931,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
         query.setForwardOnly(true);
         QVariantList rv = w.values;
         if (lq.counter)
-            rv << q(*lq.counter);
+            rv << qtext(*lq.counter);
         query.prepare(QStringLiteral("SELECT f.record_id, f.counter, f.round_index, f.j_per_decode FROM jb_rounds f "
                                      "WHERE f.record_id IN (SELECT r.id FROM jb_records r%1)%2 "
                                      "ORDER BY f.record_id, f.counter, f.round_index")
@@ -952,7 +944,7 @@ Result<std::vector<LibraryEntry>> Library::list(const LibraryQuery& lq, bool rou
             if (it == at.end())
                 continue;
             LibraryEntry& e = out[it->second];
-            const std::string counter = s(query.value(1).toString());
+            const std::string counter = stdtext(query.value(1).toString());
             for (CounterFigures& f : e.figures)
                 if (f.counter == counter) {
                     f.rounds.push_back({query.value(2).toInt(), query.value(3).toDouble()});
@@ -972,7 +964,7 @@ Result<RefreshReport> Library::refresh()
         return Error{entries.error()};
     RefreshReport rep;
     for (const LibraryEntry& e : *entries) {
-        if (!QFileInfo::exists(q(e.path))) {
+        if (!QFileInfo::exists(qtext(e.path))) {
             if (!e.missing || e.gone_now || e.unreadable) {  // not marked gone yet
                 if (Status st = exec("UPDATE jb_records SET missing = 1 WHERE id = " + std::to_string(e.id)); !st)
                     return Error{"library " + loc_.display + ": " + st.error()};
@@ -1026,22 +1018,22 @@ Result<std::vector<std::string>> rebuildLibrary(const std::string& spec, const s
                 name);
             bool usable = true;
             if (loc->kind == LibraryLocation::Kind::PostgreSQL) {
-                db.setHostName(q(loc->host));
+                db.setHostName(qtext(loc->host));
                 if (loc->port > 0)
                     db.setPort(loc->port);
-                db.setUserName(q(loc->user));
-                db.setPassword(q(loc->password));
-                db.setDatabaseName(q(loc->database));
+                db.setUserName(qtext(loc->user));
+                db.setPassword(qtext(loc->password));
+                db.setDatabaseName(qtext(loc->database));
             } else {
-                usable = QFileInfo::exists(q(loc->file));
-                db.setDatabaseName(q(loc->file));
+                usable = QFileInfo::exists(qtext(loc->file));
+                db.setDatabaseName(qtext(loc->file));
                 db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
             }
             if (usable && db.open()) {
                 QSqlQuery query(db);
                 if (query.exec(QStringLiteral("SELECT path FROM jb_records"))) {
                     while (query.next())
-                        files.push_back(s(query.value(0).toString()));
+                        files.push_back(stdtext(query.value(0).toString()));
                     lines.push_back("the old library lists " + std::to_string(files.size()) + " file(s)");
                 } else {
                     lines.push_back("the old library's list of files cannot be read (" + sqlError(query.lastError()) +
@@ -1061,10 +1053,10 @@ Result<std::vector<std::string>> rebuildLibrary(const std::string& spec, const s
         }
         QSqlDatabase::removeDatabase(name);
     }
-    if (loc->kind == LibraryLocation::Kind::SQLite && QFileInfo::exists(q(loc->file))) {
+    if (loc->kind == LibraryLocation::Kind::SQLite && QFileInfo::exists(qtext(loc->file))) {
         const std::string aside =
-            loc->file + ".broken-" + s(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmssZ")));
-        if (!QFile::rename(q(loc->file), q(aside)))
+            loc->file + ".broken-" + stdtext(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmssZ")));
+        if (!QFile::rename(qtext(loc->file), qtext(aside)))
             return Error{"library " + loc->display + ": cannot move it aside to " + aside};
         lines.push_back("the old file is kept as " + aside);
     }

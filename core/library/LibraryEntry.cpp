@@ -141,17 +141,7 @@ Result<LibraryEntry> entryFromManifest(const nlohmann::json& j, const std::strin
             f.counter = spec;
             CounterSummary& s = f.summary;
             s.rounds = 1;
-            const std::string verdict = c.verdict.value_or("");
-            if (verdict == "clean")
-                s.clean = 1;
-            else if (verdict == "relative-only")
-                s.relative_only = 1;
-            else if (verdict == "noisy")
-                s.noisy = 1;
-            else if (verdict == "unusable")
-                s.unusable = 1;
-            else
-                s.no_verdict = 1;
+            s.add(c.verdict);
             s.median_j_per_decode = s.min_j_per_decode = s.max_j_per_decode = joules;
             f.rounds.push_back({0, joules});
             if (m->driver_wall_seconds > 0)

@@ -1,6 +1,8 @@
 // The library's counter profiles (issue 31): table jb_profiles, one row per host and spec.
 #include <jb/library/Library.h>
 
+#include <jb/base/QtText.h>
+
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -9,11 +11,6 @@
 namespace jb {
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 std::string why(const QSqlQuery& q)
 {
@@ -34,14 +31,14 @@ Status Library::storeProfile(const std::string& host, const std::string& spec, c
     QSqlDatabase db = QSqlDatabase::database(connection_);
     QSqlQuery del(db);
     del.prepare(QStringLiteral("DELETE FROM jb_profiles WHERE host = ? AND spec = ?"));
-    del.addBindValue(qs(host));
-    del.addBindValue(qs(spec));
+    del.addBindValue(qtext(host));
+    del.addBindValue(qtext(spec));
     QSqlQuery ins(db);
     ins.prepare(QStringLiteral("INSERT INTO jb_profiles (host, spec, measured_at, profile) VALUES (?, ?, ?, ?)"));
-    ins.addBindValue(qs(host));
-    ins.addBindValue(qs(spec));
-    ins.addBindValue(qs(measured_at));
-    ins.addBindValue(qs(profile_json));
+    ins.addBindValue(qtext(host));
+    ins.addBindValue(qtext(spec));
+    ins.addBindValue(qtext(measured_at));
+    ins.addBindValue(qtext(profile_json));
     if (!del.exec() || !ins.exec()) {
         const std::string e = why(del.lastError().isValid() ? del : ins);
         rollback();
@@ -59,8 +56,8 @@ Result<std::optional<std::string>> Library::profileFor(const std::string& host, 
         return std::optional<std::string>();
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT profile FROM jb_profiles WHERE host = ? AND spec = ?"));
-    q.addBindValue(qs(host));
-    q.addBindValue(qs(spec));
+    q.addBindValue(qtext(host));
+    q.addBindValue(qtext(spec));
     if (!q.exec())
         return Error{"library " + loc_.display + ": reading the profile of " + spec + ": " + why(q)};
     if (!q.next())

@@ -374,13 +374,13 @@ std::string listTimeMs(std::int64_t ms)
 std::string verdictCounts(const CounterSummary& s)
 {
     std::string out;
-    for (const auto& [n, word] : {std::pair{s.clean, "clean"}, std::pair{s.relative_only, "relative-only"},
-                                  std::pair{s.noisy, "noisy"}, std::pair{s.unusable, "unusable"},
-                                  std::pair{s.no_verdict, "no verdict"}}) {
-        if (n <= 0)
-            continue;
-        out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + word;
-    }
+    const auto add = [&](int n, const char* word) {
+        if (n > 0)
+            out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + word;
+    };
+    for (const Verdict v : kVerdicts)
+        add(s.count(v), verdictName(v));
+    add(s.no_verdict, "no verdict");
     return out.empty() ? "no verdicts" : out;
 }
 

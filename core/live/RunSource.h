@@ -7,7 +7,7 @@
 // page needs of a real run (its child ready, an interleaved run's records) is here too: a
 // source that has no child or no children never emits those.
 #include <jb/record/Record.h>
-#include <jb/session/Session.h>
+#include <jb/session/PhaseEvent.h>
 
 #include <QObject>
 #include <QStringList>

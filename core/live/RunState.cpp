@@ -194,9 +194,9 @@ double RunState::medianWindowS() const
     return w.empty() ? 0.0 : median(w);
 }
 
-std::vector<std::optional<std::string>> RunState::verdicts(int last_n) const
+std::vector<std::optional<Verdict>> RunState::verdicts(int last_n) const
 {
-    std::vector<std::optional<std::string>> v;
+    std::vector<std::optional<Verdict>> v;
     for (auto it = rounds_.rbegin(); it != rounds_.rend() && int(v.size()) < last_n; ++it)
         if (const CounterRound* c = it->counter(spec_))
             v.push_back(c->verdict);

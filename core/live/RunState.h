@@ -7,7 +7,7 @@
 #include <jb/noise/IdleNoise.h>
 #include <jb/noise/RecordNoise.h>
 #include <jb/record/Record.h>
-#include <jb/session/Session.h>
+#include <jb/session/PhaseEvent.h>
 
 #include <cstdint>
 #include <functional>
@@ -41,7 +41,7 @@ struct IdleBand {
 struct RoundPoint {
     int round = 0;
     double marginal_w = 0;
-    std::optional<std::string> verdict;
+    std::optional<Verdict> verdict;
 };
 
 class RunState {
@@ -87,7 +87,7 @@ public:
     std::optional<double> medianMarginalW(int last_n) const;
     double medianWindowS() const;  // 0 without rounds
     // The newest last_n rounds' verdicts (none: no ratio), oldest first.
-    std::vector<std::optional<std::string>> verdicts(int last_n) const;
+    std::vector<std::optional<Verdict>> verdicts(int last_n) const;
     // The newest last_n rounds with a marginal power.
     std::vector<RoundPoint> roundPoints(int last_n) const;
 

@@ -42,9 +42,9 @@ Status SessionSource::start(const Plan& plan)
     mail_->moveToThread(thread_);
     connect(thread_, &QThread::finished, mail_, &QObject::deleteLater);
     thread_->start();
-    // The session is built on its own thread rather than moved there: its timers are plain
-    // members, not children, and moveToThread() moves only an object and its children. The
-    // hand-back is a mutex and a condition variable, which every tool sees.
+    // The session is built on its own thread rather than moved there: it and its timers (members
+    // it parents, Session.cpp) belong to that thread from construction, and nothing is moved
+    // once built. The hand-back is a mutex and a condition variable, which every tool sees.
     std::mutex m;
     std::condition_variable built;
     Session* session = nullptr;

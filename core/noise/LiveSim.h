@@ -15,7 +15,7 @@
 #include <jb/base/Interval.h>
 #include <jb/noise/SimModel.h>
 #include <jb/record/Record.h>
-#include <jb/session/Session.h>
+#include <jb/session/PhaseEvent.h>
 
 #include <array>
 #include <cstdint>

@@ -55,7 +55,7 @@ PlanCheck checkPlanInputs(const PlanInputs& in)
     if (!(in.busy_s_per_k > 0.0) || !std::isfinite(in.busy_s_per_k))
         return bad("busy seconds per k must be > 0");
     if (!verdictThreshold(in.target))
-        return bad("target must be clean, relative-only or noisy, not '" + in.target + "'");
+        return bad(std::string("target must be clean, relative-only or noisy, not '") + verdictName(in.target) + "'");
     if (!(in.confidence > 0.5 && in.confidence < 1.0))
         return bad("confidence must lie between 0.5 and 1 (both excluded)");
     if (!(in.ci_halfwidth > 0.0))
@@ -120,7 +120,7 @@ PlanOutcome planRun(const PlanInputs& in)
     if (!(in.marginal_w > T * in.idle_sd_w)) {
         o.message = "unreachable: marginal " + formatted("%.4g", in.marginal_w) + " W over idle sd " +
                     formatted("%.4g", in.idle_sd_w) + " W is a ratio of " + formatted("%.3g", o.asymptotic_ratio) +
-                    ", below " + in.target + " (" + formatted("%g", T) +
+                    ", below " + verdictName(in.target) + " (" + formatted("%g", T) +
                     ") however long the brackets and rounds: the ratio is a power ratio. Needed: idle sd "
                     "below " + formatted("%.4g", o.needed_idle_sd_w) + " W (a quieter machine or counter), or a "
                     "marginal power above " + formatted("%.4g", o.needed_marginal_w) + " W";
@@ -227,7 +227,7 @@ PlanOutcome planRun(const PlanInputs& in)
         }
     }
     if (!best.found) {
-        o.message = "unreachable within the limits: " + in.target + " in " + formatted("%g", in.confidence * 100.0) +
+        o.message = "unreachable within the limits: " + std::string(verdictName(in.target)) + " in " + formatted("%g", in.confidence * 100.0) +
                     "% of rounds needs idle brackets longer than " + formatted("%g", in.max_idle_s) +
                     " s or busy windows longer than " + formatted("%g", in.max_busy_s) +
                     " s (marginal/idle sd is only " + formatted("%.3g", o.asymptotic_ratio) + " against " + formatted("%g", T) + ")";
@@ -251,7 +251,7 @@ PlanOutcome planRun(const PlanInputs& in)
     o.p_relative_only = verdictProbability(m, kRelativeOnlyRatio);
     o.p_noisy = verdictProbability(m, kNoisyRatio);
     o.message = "idle " + formatted("%g", o.idle_s) + " s, k " + std::to_string(o.k) + ", " + std::to_string(o.rounds) +
-                " rounds: " + in.target + " in " + formatted("%.1f", o.round_probability * 100.0) +
+                " rounds: " + verdictName(in.target) + " in " + formatted("%.1f", o.round_probability * 100.0) +
                 "% of rounds expected, " + formatted("%.0f", o.total_s) + " s in all";
     if (!o.ci_met)
         o.message += " (the median's CI stays wider than asked: " + std::to_string(in.max_rounds) +

@@ -3,6 +3,7 @@
 // share of its rounds, in the least total time. The arithmetic and its assumptions are in
 // docs/PLANNER.md; RoundModel.h gives the per-round probability it rests on.
 #include <jb/noise/Allan.h>
+#include <jb/stats/Verdict.h>
 
 #include <optional>
 #include <string>
@@ -17,7 +18,7 @@ struct PlanInputs {
     double period_s = 0.1;      // sampling period of the counter
     double busy_s_per_k = 0.0;  // busy window per unit of k (one pass over the child's jobs)
 
-    std::string target = "clean";  // clean, relative-only or noisy
+    Verdict target = Verdict::Clean;  // clean, relative-only or noisy
     double confidence = 0.9;       // share of rounds that should reach the target, in (0.5, 1)
 
     // Rounds: enough that the median J/decode is known to +-ci_halfwidth (relative) at

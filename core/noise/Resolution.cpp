@@ -10,8 +10,9 @@ namespace jb {
 std::vector<ResolutionRow> resolution(const ResolutionInputs& in)
 {
     std::vector<ResolutionRow> rows;
-    const std::pair<const char*, double> levels[] = {
-        {"clean", kCleanRatio}, {"relative-only", kRelativeOnlyRatio}, {"noisy", kNoisyRatio}};
+    const std::pair<Verdict, double> levels[] = {{Verdict::Clean, kCleanRatio},
+                                                 {Verdict::RelativeOnly, kRelativeOnlyRatio},
+                                                 {Verdict::Noisy, kNoisyRatio}};
     RoundModel m;
     m.idle_sd_w = in.idle_sd_w;
     m.busy_sd_w = in.busy_sd_w > 0.0 ? in.busy_sd_w : in.idle_sd_w;

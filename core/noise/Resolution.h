@@ -4,6 +4,8 @@
 // floor is threshold * sd. With the bracket lengths known it also gives the marginal power
 // that reaches the threshold in a chosen share of rounds, the sampling noise of the sds and
 // means included (RoundModel.h).
+#include <jb/stats/Verdict.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +23,7 @@ struct ResolutionInputs {
 };
 
 struct ResolutionRow {
-    std::string verdict;   // clean, relative-only, noisy
+    Verdict verdict = Verdict::Clean;  // clean, relative-only, noisy
     double threshold = 0;  // 10, 3, 1
     double min_marginal_w = 0;   // threshold * idle sd
     double min_energy_j = 0;     // min_marginal_w * window_s

@@ -103,15 +103,4 @@ double requiredMarginalW(RoundModel m, double threshold, double probability)
     return hi;
 }
 
-std::optional<double> verdictThreshold(const std::string& verdict)
-{
-    if (verdict == "clean")
-        return kCleanRatio;
-    if (verdict == "relative-only")
-        return kRelativeOnlyRatio;
-    if (verdict == "noisy")
-        return kNoisyRatio;
-    return std::nullopt;
-}
-
 }  // namespace jb

@@ -40,7 +40,5 @@ double windowHolding(int intervals, double period_s);
 // interval counts (m.marginal_w is ignored).
 double requiredMarginalW(RoundModel m, double threshold, double probability);
 
-// "clean" -> 10, "relative-only" -> 3, "noisy" -> 1; none for any other name.
-std::optional<double> verdictThreshold(const std::string& verdict);
 
 }  // namespace jb

@@ -24,7 +24,7 @@
 #include <jb/base/Interval.h>
 #include <jb/noise/NoiseMath.h>
 #include <jb/record/Record.h>
-#include <jb/session/Session.h>
+#include <jb/session/PhaseEvent.h>
 
 #include <array>
 #include <cstdint>

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QMetaType>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -120,3 +122,8 @@ std::vector<CounterSummary> summariesByWorkload(const Record& r, const std::stri
                                                 const std::vector<int>& workload_of_round, int workloads);
 
 }  // namespace jb
+
+// Rounds and records cross threads in queued signals (Session, RunSource).
+Q_DECLARE_METATYPE(jb::Round)
+Q_DECLARE_METATYPE(jb::Record)
+Q_DECLARE_METATYPE(std::vector<jb::Record>)

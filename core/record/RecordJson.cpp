@@ -96,12 +96,13 @@ CounterRound readCounterRound(const ojson& v, const std::string& path)
         c.ratio = asNumberOrNull(need(v, path, "ratio", "a number or null, written with marginal_nj"),
                                  jsonPathKey(path, "ratio"));
         const std::string vp = jsonPathKey(path, "verdict");
-        c.verdict = asStringOrNull(need(v, path, "verdict", "a string or null, written with marginal_nj"),
-                                   vp);
-        static const std::set<std::string> kVerdicts{"clean", "relative-only", "noisy", "unusable"};
-        if (c.verdict && !kVerdicts.count(*c.verdict))
-            wrongType(v["verdict"], vp,
-                      "one of \"clean\", \"relative-only\", \"noisy\", \"unusable\" or null");
+        const std::optional<std::string> word =
+            asStringOrNull(need(v, path, "verdict", "a string or null, written with marginal_nj"), vp);
+        if (word) {
+            c.verdict = parseVerdict(*word);
+            if (!c.verdict)
+                wrongType(v["verdict"], vp, kVerdictExpected);
+        }
     } else {
         for (const char* k : {"ratio", "verdict"})
             if (v.contains(k))
@@ -337,7 +338,7 @@ ojson counterRoundToJson(const CounterRound& c)
     if (c.has_marginal) {
         o["marginal_nj"] = c.marginal_nj;
         o["ratio"] = c.ratio ? ojson(*c.ratio) : ojson(nullptr);
-        o["verdict"] = c.verdict ? ojson(*c.verdict) : ojson(nullptr);
+        o["verdict"] = c.verdict ? ojson(verdictName(*c.verdict)) : ojson(nullptr);
     }
     return o;
 }
@@ -394,10 +395,10 @@ ojson summaryToJson(const CounterSummary& s)
     ojson o = ojson::object();
     o["rounds"] = s.rounds;
     ojson v = ojson::object();
-    v["clean"] = s.clean;
-    v["relative-only"] = s.relative_only;
-    v["noisy"] = s.noisy;
-    v["unusable"] = s.unusable;
+    v[verdictName(Verdict::Clean)] = s.clean;
+    v[verdictName(Verdict::RelativeOnly)] = s.relative_only;
+    v[verdictName(Verdict::Noisy)] = s.noisy;
+    v[verdictName(Verdict::Unusable)] = s.unusable;
     v["none"] = s.no_verdict;
     o["verdicts"] = v;
     o["median_j_per_decode"] = num(s.median_j_per_decode);

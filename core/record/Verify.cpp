@@ -2,6 +2,7 @@
 
 #include <jb/record/RecordJson.h>
 #include <jb/stats/RoundTimes.h>
+#include <jb/stats/SessionChecks.h>
 
 #include <algorithm>
 #include <cmath>
@@ -148,10 +149,23 @@ VerifyReport verifyRecord(const Record& r)
             slices.covering = slice(covering(s, tt.busy_t0, tt.busy_t1));
             slices.idle_before = slice(between(s, tt.before_t0, tt.before_t1));
             slices.idle_after = slice(between(s, tt.after_t0, tt.after_t1));
-            const ojson recomputed = counterRoundToJson(counterRound(slices));
+            const CounterRound cr = counterRound(slices);
+            const ojson recomputed = counterRoundToJson(cr);
             const CounterRound* stored = round.counter(spec);
             const ojson storedJson = stored ? counterRoundToJson(*stored) : ojson();
             compareJson(jsonPathKey(rp, spec), stored ? &storedJson : nullptr, &recomputed, rep);
+            // Idle drift (the round's integrity.<spec>), from the recomputed brackets, where the
+            // record keeps the session's integrity figures (records from before it do not).
+            if (const auto integrity = round.extra.find("integrity");
+                integrity != round.extra.end() && integrity->is_object()) {
+                const auto st = integrity->find(spec);
+                const ojson drift = cr.idle_before && cr.idle_after
+                                        ? idleDriftJson(idleDrift(*cr.idle_before, *cr.idle_after))
+                                        : ojson();
+                if (st != integrity->end() || !drift.is_null())
+                    compareJson(jsonPathKey(jsonPathKey(rp, "integrity"), spec),
+                                st == integrity->end() ? nullptr : &*st, drift.is_null() ? nullptr : &drift, rep);
+            }
             ++rep.counters_checked;
             any = true;
         }

@@ -3,6 +3,11 @@
 // live session uses (jb::counterRound over the slices jb::between / jb::covering choose), and
 // list every stored figure that disagrees, by JSON path.
 //
+// With the figures, each round's idle drift (its integrity.<spec>: stats/SessionChecks' idleDrift
+// of the recomputed brackets) where the record keeps it. The mirrored-counter check is not
+// recomputed: it reads the counters back to back before the first round, and the record keeps
+// those reads nowhere (a run it refused writes no rounds).
+//
 // Only JouleBench records written with samples can be checked: a round needs its `window`
 // and `brackets` (the times its slices were cut at) and the counter its `samples`. A record
 // without them gets a report that says it cannot be verified and why; that is not an error.

@@ -27,7 +27,7 @@ std::string roundLine(const Plan& plan, int index, const Round& r)
     }
     for (const auto& [spec, c] : r.counters)
         s += ", " + spec + " marginal " + fixed2(c.has_marginal ? c.marginal_nj / 1e9 : 0.0) + " J (" +
-             c.verdict.value_or("None") + ")";
+             (c.verdict ? verdictName(*c.verdict) : "None") + ")";
     // A round beyond a counter's limits says so in the session's words, on an indented line of
     // its own under the round line: the round line itself stays the reference harness's, which
     // scripts split at ", " (bench/gpu_check.sh does).

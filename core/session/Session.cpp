@@ -11,6 +11,7 @@
 #include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
 #include <jb/stats/RoundTimes.h>
+#include <jb/stats/SessionChecks.h>
 
 #include <QDateTime>
 #include <QLoggingCategory>
@@ -70,7 +71,9 @@ Session::Session(Plan plan, QObject* parent)
     qRegisterMetaType<jb::Record>();
     qRegisterMetaType<std::vector<jb::Record>>();
     for (QTimer* t : {&idle_timer_, &timeout_timer_, &settle_timer_}) {
-        t->setParent(this);  // children move with the session: moveToThread() takes them along
+        // Children, so a moveToThread() of the session would take them along. SessionSource
+        // builds the session on its thread instead, so none is moved in practice.
+        t->setParent(this);
         t->setSingleShot(true);
         t->setTimerType(Qt::PreciseTimer);
     }
@@ -542,30 +545,16 @@ void Session::finishRound()
             if (!lim.empty())
                 current_.extra["limits"][s->spec()] = lim;
         }
-        // Idle drift: the brackets' mean powers differ by more than their noise allows (4
-        // standard errors) and by more than 1 % of the idle power.
+        // Idle drift (stats/SessionChecks: 4 standard errors and 1 % of the idle power); verify
+        // recomputes it from the record.
         const CounterRound& cr = current_.counters.back().second;
         if (cr.idle_before && cr.idle_after) {
-            const Bracket& b = *cr.idle_before;
-            const Bracket& a = *cr.idle_after;
-            const double drift = a.mean_w - b.mean_w;
-            const double noise = std::sqrt(b.sd_w * b.sd_w / std::max(b.intervals, 1) +
-                                           a.sd_w * a.sd_w / std::max(a.intervals, 1));
-            const bool flagged = std::abs(drift) > 4.0 * noise &&
-                                 std::abs(drift) > 0.01 * std::max(std::abs(a.mean_w), std::abs(b.mean_w));
-            nlohmann::ordered_json d;
-            d["idle_drift"] = flagged;
-            d["drift_w"] = drift;
-            d["noise_w"] = noise;
+            const IdleDrift drift = idleDrift(*cr.idle_before, *cr.idle_after);
             if (!current_.extra.contains("integrity"))
                 current_.extra["integrity"] = nlohmann::ordered_json::object();
-            current_.extra["integrity"][s->spec()] = d;
-            if (flagged) {
-                const std::string w = "round " + std::to_string(rounds_.size() + 1) + ": " + s->spec() +
-                                      ": idle drift: the idle power after the round differs from before by " +
-                                      std::to_string(drift) + " W, more than the brackets' noise (" +
-                                      std::to_string(noise) +
-                                      " W) allows (a thermal or background change); its marginal energy is suspect";
+            current_.extra["integrity"][s->spec()] = idleDriftJson(drift);
+            if (drift.flagged) {
+                const std::string w = idleDriftWarning(int(rounds_.size()) + 1, s->spec(), drift);
                 warnings_.push_back(w);
                 emit warning(QString::fromStdString(w));
             }
@@ -623,39 +612,13 @@ void Session::readMirrorProbes()
 
 std::optional<std::string> Session::mirroredCounters() const
 {
-    if (mirror_reads_.size() < 6)
+    // The rule is stats/SessionChecks' findMirroredPair (one column per probe).
+    const std::optional<MirroredPair> m = findMirroredPair(mirror_reads_);
+    if (!m)
         return std::nullopt;
-    for (std::size_t i = 0; i < mirror_probes_.size(); ++i) {
-        for (std::size_t j = i + 1; j < mirror_probes_.size(); ++j) {
-            // Read microseconds apart, a mirror's advances agree to the microjoule; distinct
-            // channels do not (their powers differ, and so does their noise).
-            std::size_t moved = 0, same = 0;
-            for (std::size_t k = 1; k < mirror_reads_.size(); ++k) {
-                const std::int64_t da = mirror_reads_[k][i] - mirror_reads_[k - 1][i];
-                const std::int64_t db = mirror_reads_[k][j] - mirror_reads_[k - 1][j];
-                if (da == 0 && db == 0)
-                    continue;
-                ++moved;
-                same += da == db ? 1 : 0;
-            }
-            if (moved < 5 || double(same) < 0.8 * double(moved))
-                continue;
-            const std::string how = " advanced identically over the first idle bracket (" + std::to_string(same) +
-                                    " of " + std::to_string(moved) + " back-to-back reads the same)";
-            const MirrorProbe& a = mirror_probes_[i];
-            const MirrorProbe& b = mirror_probes_[j];
-            if (a.owner == b.owner)
-                return "--counter " + a.owner + " sums " + a.spec + " and " + b.spec + ", which" + how +
-                       ": they are one counter read twice (a per-die mirror), so the sum would count its energy "
-                       "twice; measure --counter " + a.spec + " instead";
-            const std::string& x = a.owner;
-            const std::string& y = b.owner;
-            return "--counter " + x + " and --counter " + y + how +
-                   ": they read one counter twice (a mirrored channel), so their energies would be counted twice; "
-                   "keep " + x + " and drop " + y;
-        }
-    }
-    return std::nullopt;
+    const MirrorProbe& a = mirror_probes_[m->a];
+    const MirrorProbe& b = mirror_probes_[m->b];
+    return mirroredCountersText(*m, a.spec, a.owner, b.spec, b.owner);
 }
 
 void Session::onChildTrouble(int index, const std::string& message)

@@ -13,6 +13,7 @@
 #include <jb/counters/TaskCounter.h>
 #include <jb/record/Record.h>
 #include <jb/sampling/SampleStore.h>
+#include <jb/session/PhaseEvent.h>
 #include <jb/session/Plan.h>
 
 #include <QObject>
@@ -34,19 +35,11 @@ class Sampler;
 class TaskReader;
 class Journal;
 
-// A moment of the run for the chart (shading) and the status line.
 // Several children with plan.keep_going: a child that failed or timed out and was dropped, at
 // which block (1-based, warm-up blocks counted, as the blocks' order) and why.
 struct ChildDrop {
     int block = 0;
     std::string reason;
-};
-
-struct PhaseEvent {
-    enum Kind { IdleStarted, IdleEnded, BusyStarted, BusyEnded };
-    Kind kind = IdleStarted;
-    int round = -1;  // 0-based; -1 for the first idle bracket
-    std::int64_t t_ns = 0;
 };
 
 class Session : public QObject {
@@ -195,7 +188,3 @@ private:
 
 }  // namespace jb
 
-Q_DECLARE_METATYPE(jb::PhaseEvent)
-Q_DECLARE_METATYPE(jb::Round)
-Q_DECLARE_METATYPE(jb::Record)
-Q_DECLARE_METATYPE(std::vector<jb::Record>)

@@ -32,7 +32,7 @@ struct RoundEnergy {
     int round = 0;  // 0-based
     double j_per_decode = 0;
     std::optional<double> sd_j_per_decode;
-    std::optional<std::string> verdict;
+    std::optional<Verdict> verdict;
     std::optional<double> ratio;
 };
 // Rounds with a marginal figure and at least one decode (jb::jPerDecode's rounds), in order.

@@ -28,18 +28,18 @@ std::optional<Bracket> bracket(std::span<const Interval> iv)
     return b;
 }
 
-std::optional<std::string> verdict(std::optional<double> ratio)
+std::optional<Verdict> verdict(std::optional<double> ratio)
 {
     if (!ratio)
         return std::nullopt;
     const double r = *ratio;
     if (r >= kCleanRatio)
-        return std::string("clean");
+        return Verdict::Clean;
     if (r >= kRelativeOnlyRatio)
-        return std::string("relative-only");
+        return Verdict::RelativeOnly;
     if (r >= kNoisyRatio)
-        return std::string("noisy");
-    return std::string("unusable");
+        return Verdict::Noisy;
+    return Verdict::Unusable;
 }
 
 std::string verdictThresholdsText()
@@ -153,6 +153,44 @@ std::vector<int> madOutliers(std::span<const double> v, double threshold)
     return out;
 }
 
+int CounterSummary::count(std::optional<Verdict> v) const
+{
+    if (!v)
+        return no_verdict;
+    switch (*v) {
+    case Verdict::Clean:
+        return clean;
+    case Verdict::RelativeOnly:
+        return relative_only;
+    case Verdict::Noisy:
+        return noisy;
+    case Verdict::Unusable:
+        return unusable;
+    }
+    return no_verdict;
+}
+
+void CounterSummary::add(std::optional<Verdict> v)
+{
+    int* n = &no_verdict;
+    if (v)
+        switch (*v) {
+        case Verdict::Clean:
+            n = &clean;
+            break;
+        case Verdict::RelativeOnly:
+            n = &relative_only;
+            break;
+        case Verdict::Noisy:
+            n = &noisy;
+            break;
+        case Verdict::Unusable:
+            n = &unusable;
+            break;
+        }
+    ++*n;
+}
+
 CounterSummary summarize(std::span<const RoundForSummary> rounds)
 {
     CounterSummary s;
@@ -163,17 +201,7 @@ CounterSummary summarize(std::span<const RoundForSummary> rounds)
         if (!c || !c->has_marginal)
             continue;
         ++s.rounds;
-        const std::string v = c->verdict.value_or("");
-        if (v == "clean")
-            ++s.clean;
-        else if (v == "relative-only")
-            ++s.relative_only;
-        else if (v == "noisy")
-            ++s.noisy;
-        else if (v == "unusable")
-            ++s.unusable;
-        else
-            ++s.no_verdict;
+        s.add(c->verdict);
         if (rounds[i].decodes > 0) {
             jpd.push_back(c->marginal_nj / 1e9 / double(rounds[i].decodes));
             jpdRound.push_back(int(i));

@@ -2,6 +2,7 @@
 // The per-round arithmetic of the reference harness as pure functions over sample slices.
 // The live session and `verify` (recompute from a saved record) call this very code.
 #include <jb/base/Interval.h>
+#include <jb/stats/Verdict.h>
 
 #include <cstdint>
 #include <optional>
@@ -26,11 +27,9 @@ struct Bracket {
 // None under two intervals, as the reference.
 std::optional<Bracket> bracket(std::span<const Interval> iv);
 
-// clean >= 10, relative-only >= 3, noisy >= 1, unusable below; none without a ratio.
-std::optional<std::string> verdict(std::optional<double> ratio);
-inline constexpr double kCleanRatio = 10.0;
-inline constexpr double kRelativeOnlyRatio = 3.0;
-inline constexpr double kNoisyRatio = 1.0;
+// clean >= 10, relative-only >= 3, noisy >= 1, unusable below; none without a ratio
+// (the thresholds, kCleanRatio and the others, are Verdict.h's).
+std::optional<Verdict> verdict(std::optional<double> ratio);
 // The thresholds in words, for tooltips and help.
 std::string verdictThresholdsText();
 
@@ -43,7 +42,7 @@ struct CounterRound {
     bool has_marginal = false;
     double marginal_nj = 0.0;            // window_nj - idle_w * covered_ns
     std::optional<double> ratio;         // marginal W / max idle sd; none where that sd is 0
-    std::optional<std::string> verdict;  // from ratio
+    std::optional<Verdict> verdict;      // from ratio
 };
 
 // The slices a round's figures are computed from (as the reference's between/covering).
@@ -81,6 +80,9 @@ struct CounterSummary {
     int clean = 0, relative_only = 0, noisy = 0, unusable = 0, no_verdict = 0;
     std::optional<double> median_j_per_decode, min_j_per_decode, max_j_per_decode;
     std::vector<int> outlier_rounds;  // 0-based round indices
+    // The count of one verdict; none: no_verdict.
+    int count(std::optional<Verdict> v) const;
+    void add(std::optional<Verdict> v);  // one more round of that verdict (none: no_verdict)
 };
 struct RoundForSummary {
     const CounterRound* counter = nullptr;  // null where the round lacks this counter

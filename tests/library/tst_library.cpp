@@ -407,7 +407,7 @@ private slots:
         jb::CounterEnergy rapl;
         rapl.spec = "rapl";
         rapl.marginal_j = 1234.5;
-        rapl.verdict = "clean";
+        rapl.verdict = jb::Verdict::Clean;
         jb::CounterEnergy nvml;
         nvml.spec = "nvml:0";
         nvml.available = false;

@@ -249,7 +249,7 @@ void TestRunState::scriptedEventsFold()
     QVERIFY(!run.roundAt(1));
     QCOMPARE(run.rounds().size(), std::size_t(1));
     QCOMPARE(run.roundNumber(0), 1);
-    QCOMPARE(run.verdicts(10), (std::vector<std::optional<std::string>>{c.verdict}));
+    QVERIFY(run.verdicts(10) == (std::vector<std::optional<jb::Verdict>>{c.verdict}));
     QCOMPARE(run.medianWindowS(), 1.0);
     QVERIFY(run.medianMarginalW(5));
     const auto pts = run.roundPoints(30);

@@ -136,7 +136,7 @@ private slots:
         const auto noise = recordNoise(*loaded);
         QVERIFY(noise.ok());
         PlanInputs in = planInputsFrom(*noise, *loaded);
-        in.target = "relative-only";
+        in.target = jb::Verdict::RelativeOnly;
         in.confidence = 0.95;
         const PlanOutcome o = planRun(in);
         QVERIFY(o.reachable);

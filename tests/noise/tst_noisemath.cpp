@@ -165,7 +165,7 @@ private slots:
         in.window_s = 2.0;
         auto rows = resolution(in);
         QCOMPARE(rows.size(), std::size_t(3));
-        QCOMPARE(QString::fromStdString(rows[0].verdict), QStringLiteral("clean"));
+        QVERIFY(rows[0].verdict == jb::Verdict::Clean);
         QVERIFY(std::abs(rows[0].min_marginal_w - 1.5) < 1e-12);  // 10 * 0.15
         QVERIFY(std::abs(rows[0].min_energy_j - 3.0) < 1e-12);    // 1.5 W * 2 s
         QVERIFY(std::abs(rows[1].min_marginal_w - 0.45) < 1e-12);
@@ -188,11 +188,14 @@ private slots:
 
     void thresholds()
     {
-        QCOMPARE(*verdictThreshold("clean"), 10.0);
-        QCOMPARE(*verdictThreshold("relative-only"), 3.0);
-        QCOMPARE(*verdictThreshold("noisy"), 1.0);
-        QVERIFY(!verdictThreshold("unusable"));
-        QVERIFY(!verdictThreshold("Clean"));
+        QCOMPARE(*verdictThreshold(*parseVerdict("clean")), 10.0);
+        QCOMPARE(*verdictThreshold(*parseVerdict("relative-only")), 3.0);
+        QCOMPARE(*verdictThreshold(*parseVerdict("noisy")), 1.0);
+        QVERIFY(!verdictThreshold(*parseVerdict("unusable")));
+        QVERIFY(!parseVerdict("Clean"));
+        QVERIFY(!parseVerdict("relative_only"));
+        for (const Verdict v : kVerdicts)
+            QVERIFY(parseVerdict(verdictName(v)) == v);
     }
 };
 

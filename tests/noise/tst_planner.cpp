@@ -100,7 +100,7 @@ private slots:
         in.marginal_w = marginal;
         in.period_s = 0.1;
         in.busy_s_per_k = perK;
-        in.target = target.toStdString();
+        in.target = *parseVerdict(target.toStdString());
         in.confidence = confidence;
         in.min_rounds = 6;
         const PlanOutcome o = planRun(in);
@@ -242,7 +242,7 @@ private slots:
         in.busy_s_per_k = 0.4;
         QVERIFY(checkPlanInputs(in).ok);
         if (field == QLatin1String("target"))
-            in.target = "great";
+            in.target = Verdict::Unusable;
         else if (field == QLatin1String("confidence"))
             in.confidence = 0.5;
         else if (field == QLatin1String("period"))

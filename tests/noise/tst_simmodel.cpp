@@ -55,7 +55,7 @@ void compareRounds(const std::vector<jb::Round>& a, const std::vector<jb::Round>
         QCOMPARE(ca.window_nj, cb.window_nj);
         QCOMPARE(ca.marginal_nj, cb.marginal_nj);
         QCOMPARE(ca.ratio, cb.ratio);
-        QCOMPARE(ca.verdict, cb.verdict);
+        QVERIFY(ca.verdict == cb.verdict);
     }
 }
 

@@ -12,7 +12,7 @@ using namespace jb;
 namespace {
 
 // A record whose rounds have the given J per decode on "rapl" (4 decodes a round).
-Record withJPerDecode(const std::vector<double>& j, const std::string& verdict = "clean")
+Record withJPerDecode(const std::vector<double>& j, Verdict verdict = Verdict::Clean)
 {
     Record r;
     r.counters = {"rapl"};
@@ -153,10 +153,10 @@ private slots:
 
     void perRoundListsSkipRoundsWithoutAFigure()
     {
-        Record a = withJPerDecode({1.0, 2.0, 3.0, 4.0}, "relative-only");
+        Record a = withJPerDecode({1.0, 2.0, 3.0, 4.0}, Verdict::RelativeOnly);
         a.rounds[1].decodes = 0;                              // no decodes: no J per decode
         a.rounds[2].counters[0].second.has_marginal = false;  // no marginal figure
-        a.rounds[3].counters[0].second.verdict = "noisy";
+        a.rounds[3].counters[0].second.verdict = Verdict::Noisy;
         const Comparison c = compareRecords(a, withJPerDecode({1.0}), "rapl");
         QCOMPARE(c.a.size(), std::size_t(2));
         QCOMPARE(c.a[0].round, 0);

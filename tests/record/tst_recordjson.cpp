@@ -74,7 +74,7 @@ private slots:
         QCOMPARE(c->busy->intervals, 7);
         QCOMPARE(c->idle_after->sd_w, 0.0810437317991332);
         QCOMPARE(c->ratio.value_or(0), 147.5658417896396);
-        QCOMPARE(c->verdict.value_or(""), std::string("clean"));
+        QVERIFY(c->verdict == Verdict::Clean);
         QVERIFY(!r->tool && !r->status && r->samples.empty() && r->extra.empty());
     }
 

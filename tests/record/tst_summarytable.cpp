@@ -14,7 +14,7 @@ private slots:
         Record a = jbtest::syntheticRecord(3);
         for (Round& r : a.rounds)
             r.counters.emplace_back("nvml:0", r.counters[0].second);
-        a.rounds[2].counters[1].second.verdict = "noisy";
+        a.rounds[2].counters[1].second.verdict = jb::Verdict::Noisy;
         Record b;  // a reference record of a task-only run: no whole-device counter
         b.label = "task only";
         b.counters = {"task"};

@@ -4,6 +4,7 @@
 #include "SyntheticRecord.h"
 #include <jb/record/RecordJson.h>
 #include <jb/record/Verify.h>
+#include <jb/stats/SessionChecks.h>
 
 #include <QtTest>
 
@@ -98,7 +99,7 @@ private slots:
     void verdictAndMissingFigures()
     {
         Record r = jbtest::syntheticRecord(3);
-        rapl(r, 0).verdict = "noisy";
+        rapl(r, 0).verdict = Verdict::Noisy;
         r.rounds[2].counters.clear();
         const VerifyReport rep = verifyRecord(r);
         QCOMPARE(rep.disagreements.size(), std::size_t(2));
@@ -175,6 +176,42 @@ private slots:
         QCOMPARE(rep.notes.size(), std::size_t(1));
         QCOMPARE(rep.notes[0],
                  std::string("rounds 0, 1 (0-based): no window or brackets stored, not checked"));
+    }
+
+    // The session writes each round's integrity.<spec> (idle drift) from its brackets; verify
+    // recomputes it, so a drift figure or flag edited afterwards is caught by its path.
+    void tamperedIdleDriftIsFlagged()
+    {
+        Record r = jbtest::syntheticRecord(3);
+        for (Round& round : r.rounds) {
+            const CounterRound& c = round.counters[0].second;
+            QVERIFY(c.idle_before && c.idle_after);
+            round.extra["integrity"]["rapl"] = idleDriftJson(idleDrift(*c.idle_before, *c.idle_after));
+        }
+        const VerifyReport clean = verifyRecord(r);
+        QVERIFY2(clean.agrees(), qPrintable(describe(clean)));
+        QCOMPARE(clean.figures_checked, 3 * (1 + 18 + 5 + 3));  // + idle_drift, drift_w, noise_w
+
+        const double truth = r.rounds[2].extra["integrity"]["rapl"]["drift_w"].get<double>();
+        r.rounds[2].extra["integrity"]["rapl"]["drift_w"] = truth + 0.5;
+        r.rounds[0].extra["integrity"]["rapl"]["idle_drift"] =
+            !r.rounds[0].extra["integrity"]["rapl"]["idle_drift"].get<bool>();
+        const VerifyReport rep = verifyRecord(r);
+        QVERIFY(rep.verifiable);
+        QCOMPARE(rep.disagreements.size(), std::size_t(2));
+        QCOMPARE(rep.disagreements[0].path, std::string("$.rounds[0].integrity.rapl.idle_drift"));
+        QCOMPARE(rep.disagreements[1].path, std::string("$.rounds[2].integrity.rapl.drift_w"));
+        QCOMPARE(rep.disagreements[1].stored, dumpJson(ojson(truth + 0.5), -1));
+        QCOMPARE(rep.disagreements[1].recomputed, dumpJson(ojson(truth), -1));
+
+        // A drift figure where the recomputed round has no idle bracket to drift between.
+        r.rounds[1].extra["integrity"]["rapl:psys"] = r.rounds[1].extra["integrity"]["rapl"];
+        r.rounds[1].extra["integrity"].erase("rapl");
+        const VerifyReport gone = verifyRecord(r);
+        bool missing = false;
+        for (const Disagreement& d : gone.disagreements)
+            missing = missing || (d.path == "$.rounds[1].integrity.rapl" && d.stored == "missing");
+        QVERIFY2(missing, qPrintable(describe(gone)));
     }
 
     void partlyCheckableRecordSaysWhatWasLeft()

@@ -115,7 +115,7 @@ private slots:
             c.has_marginal = true;
             c.marginal_nj = m;
             c.ratio = 50.0;
-            c.verdict = "clean";
+            c.verdict = jb::Verdict::Clean;
             rd.counters.emplace_back("nvml:0", c);
             r.rounds.push_back(rd);
         }

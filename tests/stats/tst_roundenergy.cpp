@@ -50,7 +50,7 @@ private slots:
             // About 1.5 J per decode known to a few mJ: the idle sd is ~0.1 W over ~0.9 s.
             QVERIFY2(*e[i].sd_j_per_decode > 0.001 && *e[i].sd_j_per_decode < 0.02,
                      qPrintable(QString::number(*e[i].sd_j_per_decode)));
-            QCOMPARE(QString::fromStdString(e[i].verdict.value_or("")), QStringLiteral("clean"));
+            QVERIFY(e[i].verdict == jb::Verdict::Clean);
         }
         // The child's own truth (child_note truth_nj=...) lies within three bars of each round.
         for (std::size_t i = 0; i < e.size(); ++i) {

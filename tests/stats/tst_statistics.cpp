@@ -48,7 +48,7 @@ private slots:
     {
         QFETCH(double, ratio);
         QFETCH(QString, expected);
-        QCOMPARE(QString::fromStdString(*verdict(ratio)), expected);
+        QCOMPARE(QString::fromLatin1(verdictName(*verdict(ratio))), expected);
     }
     void verdictNone() { QVERIFY(!verdict(std::nullopt).has_value()); }
 
@@ -84,7 +84,7 @@ private slots:
         QCOMPARE(r.marginal_nj, 6000.0 - 10.0 * 200.0);
         QVERIFY(r.ratio.has_value());
         QVERIFY(std::abs(*r.ratio - 20.0 / std::sqrt(2.0)) < 1e-12);
-        QCOMPARE(QString::fromStdString(*r.verdict), QStringLiteral("clean"));
+        QVERIFY(r.verdict == Verdict::Clean);
     }
 
     void counterRoundZeroIdleSdHasNoRatio()
@@ -123,11 +123,11 @@ private slots:
         CounterRound a, b, c;
         a.has_marginal = b.has_marginal = c.has_marginal = true;
         a.marginal_nj = 2e9;
-        a.verdict = "clean";
+        a.verdict = Verdict::Clean;
         b.marginal_nj = 4e9;
-        b.verdict = "noisy";
+        b.verdict = Verdict::Noisy;
         c.marginal_nj = 3e9;
-        c.verdict = "clean";
+        c.verdict = Verdict::Clean;
         const std::vector<RoundForSummary> rounds{{&a, 2}, {&b, 2}, {nullptr, 2}, {&c, 2}};
         const auto s = summarize(rounds);
         QCOMPARE(s.rounds, 3);

@@ -76,7 +76,9 @@ void TestRecordView::referenceRecordHasNoChart()
                      ->index(i, jb::RoundsModel::VerdictCol)
                      .data(jb::RoundsModel::VerdictRole)
                      .toString(),
-                 QString::fromStdString(ref->rounds[std::size_t(i)].counter("rapl")->verdict.value_or("")));
+                 QString::fromLatin1(ref->rounds[std::size_t(i)].counter("rapl")->verdict
+                                         ? jb::verdictName(*ref->rounds[std::size_t(i)].counter("rapl")->verdict)
+                                         : ""));
     QVERIFY(page.banner()->isVisible());
     QVERIFY2(page.banner()->text().contains(QStringLiteral("no raw samples")),
              qPrintable(page.banner()->text()));
@@ -103,8 +105,7 @@ void TestRecordView::recordWithSamplesIsDrawn()
     // Busy windows are labelled with their verdicts for the hover text.
     const auto& w = *r->rounds[0].window;
     const double mid_s = double((w[0] + w[1]) / 2 - view.originNs()) / 1e9;
-    const QString verdict = QString::fromStdString(
-        r->rounds[0].counter("rapl")->verdict.value_or("no verdict"));
+    const QString verdict = jb::verdictStyle(r->rounds[0].counter("rapl")->verdict).text;
     QVERIFY2(view.chart()->describeAt(mid_s).contains(QStringLiteral("round 1 busy: ") + verdict),
              qPrintable(view.chart()->describeAt(mid_s)));
     QCOMPARE(view.roundsModel()->rowCount(), int(r->rounds.size()));

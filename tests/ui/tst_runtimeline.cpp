@@ -23,7 +23,7 @@ jb::Bracket br(double mean, double sd)
     return b;
 }
 
-jb::Round roundWith(std::optional<std::string> verdict, double before_w, double after_w)
+jb::Round roundWith(std::optional<jb::Verdict> verdict, double before_w, double after_w)
 {
     jb::Round r;
     jb::CounterRound c;
@@ -76,10 +76,10 @@ void TestRunTimeline::livePhasesBecomeShades()
 
     for (std::size_t i = 3; i < events.size(); ++i)
         t.apply(events[i]);
-    t.setRound(0, roundWith(std::string("clean"), 20.0, 20.4));
+    t.setRound(0, roundWith(jb::Verdict::Clean, 20.0, 20.4));
     shades = jb::chartShades(t, "sim", t0);
     QCOMPARE(shades.size(), std::size_t(5));
-    QColor clean = jb::verdictStyle(std::string("clean")).background;
+    QColor clean = jb::verdictStyle(jb::Verdict::Clean).background;
     QCOMPARE(shades[1].color.rgb(), clean.rgb());  // coloured by its verdict once the round ends
     QVERIFY(shades[1].label.contains(QStringLiteral("clean")));
     QCOMPARE(shades[1].baseline_w, std::optional<double>(20.2));  // the idle line under the window
@@ -97,7 +97,7 @@ void TestRunTimeline::recordGivesTheSameSpans()
         live.apply(e);
     jb::Record rec;
     for (int i = 0; i < 2; ++i) {
-        jb::Round r = roundWith(std::string("noisy"), 20, 20);
+        jb::Round r = roundWith(jb::Verdict::Noisy, 20, 20);
         const std::int64_t b = t0 + 2 * i * s;
         r.brackets = std::array<std::array<std::int64_t, 2>, 2>{{{b, b + s}, {b + 2 * s, b + 3 * s}}};
         r.window = std::array<std::int64_t, 2>{b + s, b + 2 * s};
@@ -116,7 +116,7 @@ void TestRunTimeline::recordGivesTheSameSpans()
     QCOMPARE(fromRecord.firstNs(), std::optional<std::int64_t>(t0));
     // A reference record has neither brackets nor windows: nothing to shade.
     jb::Record ref;
-    ref.rounds.push_back(roundWith(std::string("clean"), 20, 20));
+    ref.rounds.push_back(roundWith(jb::Verdict::Clean, 20, 20));
     QVERIFY(RunTimeline::fromRecord(ref).spans().empty());
 }
 
@@ -137,7 +137,7 @@ void TestRunTimeline::bandsFromRoundsOrSamples()
     QCOMPARE(asked.size(), std::size_t(2));  // no round done: both from the samples
     QCOMPARE(asked[1].second, std::numeric_limits<std::int64_t>::max());  // open bracket
     QCOMPARE(bands[1].t1_s, 2.5);                                         // reaches the newest sample
-    t.setRound(0, roundWith(std::string("clean"), 20.0, 20.4));
+    t.setRound(0, roundWith(jb::Verdict::Clean, 20.0, 20.4));
     asked.clear();
     bands = jb::chartBands(t, "sim", t0, t0 + 3 * s, compute);
     QVERIFY(asked.empty());  // both brackets belong to round 1 now

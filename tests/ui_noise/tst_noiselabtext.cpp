@@ -22,7 +22,7 @@ private slots:
 void TestNoiseLabText::words()
 {
     QCOMPARE(NoiseLabText::verdictCounts(
-                 {std::string("noisy"), std::nullopt, std::string("clean"), std::string("clean")}),
+                 {jb::Verdict::Noisy, std::nullopt, jb::Verdict::Clean, jb::Verdict::Clean}),
              QStringLiteral("2 clean · 1 noisy · 1 no verdict"));
     QCOMPARE(NoiseLabText::verdictCounts({}), QString());
 
@@ -34,7 +34,7 @@ void TestNoiseLabText::words()
 
     const auto floors = NoiseLabText::floors(0.15);
     QCOMPARE(int(floors.size()), 3);
-    QCOMPARE(floors[0].verdict, std::string("clean"));
+    QVERIFY(floors[0].verdict == jb::Verdict::Clean);
     QCOMPARE(floors[0].w, 1.5);
     QCOMPARE(floors[1].w, 3 * 0.15);
     QCOMPARE(floors[2].w, 0.15);
@@ -45,8 +45,8 @@ void TestNoiseLabText::words()
     spec.rounds = 1;
     const jb::Record r = jb::simulateRun(spec);
     const jb::CounterRound& c = *r.rounds.front().counter("sim");
-    const auto b = NoiseLabText::roundBanner(r.rounds.front(), "sim", 12, {std::string("clean")});
-    QCOMPARE(b.verdict, c.verdict);
+    const auto b = NoiseLabText::roundBanner(r.rounds.front(), "sim", 12, {jb::Verdict::Clean});
+    QVERIFY(b.verdict == c.verdict);
     QCOMPARE(b.ratio, c.ratio);
     QCOMPARE(b.caption, QStringLiteral("round 12"));
     const double sd = std::max(c.idle_before->sd_w, c.idle_after->sd_w);

@@ -61,7 +61,7 @@ std::string roundsCsv(const Record& r)
                               ? num(c->marginal_nj / 1e9 / double(round.decodes))
                               : "");
             row.push_back(c->ratio ? num(*c->ratio) : "");
-            row.push_back(c->verdict.value_or(""));
+            row.push_back(c->verdict ? verdictName(*c->verdict) : "");
         }
         out += join(row);
     }

@@ -1,6 +1,8 @@
 #pragma once
 // Numbers for people, in one place: the record keeps nJ, ns and W; the dashboard shows J, s
 // and W with as many decimals as the figure deserves.
+#include <jb/base/QtText.h>
+
 #include <QString>
 
 #include <cstdint>
@@ -21,10 +23,10 @@ QString significant(double v, int digits = 3);
 QString clock(double seconds);
 // "1.2 ms", "350 µs", "2.4 s".
 QString duration(double seconds);
-// Core's text (UTF-8 std::string) as a QString.
+// Core's text (UTF-8 std::string) as a QString (core's jb::qtext, base/QtText.h).
 inline QString q(const std::string& s)
 {
-    return QString::fromStdString(s);
+    return qtext(s);
 }
 // A rich-text label's words without the markup (for copying and for tool tips).
 QString plainText(const QString& html);

@@ -5,24 +5,26 @@
 
 namespace jb {
 
-VerdictStyle verdictStyle(const std::optional<std::string>& verdict)
+VerdictStyle verdictStyle(std::optional<Verdict> verdict)
 {
     // Green to red in the order of trust; amber carries dark text for contrast.
     if (!verdict)
         return {QStringLiteral("no verdict"), QColor(0x9e, 0x9e, 0x9e), Qt::white};
-    const std::string& v = *verdict;
-    if (v == "clean")
-        return {QStringLiteral("clean"), QColor(0x2e, 0x7d, 0x32), Qt::white};
-    if (v == "relative-only")
-        return {QStringLiteral("relative-only"), QColor(0xf9, 0xa8, 0x25), QColor(0x21, 0x21, 0x21)};
-    if (v == "noisy")
-        return {QStringLiteral("noisy"), QColor(0xef, 0x6c, 0x00), Qt::white};
-    if (v == "unusable")
-        return {QStringLiteral("unusable"), QColor(0xc6, 0x28, 0x28), Qt::white};
-    return {QString::fromStdString(v), QColor(0x61, 0x61, 0x61), Qt::white};
+    const QString text = QString::fromLatin1(verdictName(*verdict));
+    switch (*verdict) {
+    case Verdict::Clean:
+        return {text, QColor(0x2e, 0x7d, 0x32), Qt::white};
+    case Verdict::RelativeOnly:
+        return {text, QColor(0xf9, 0xa8, 0x25), QColor(0x21, 0x21, 0x21)};
+    case Verdict::Noisy:
+        return {text, QColor(0xef, 0x6c, 0x00), Qt::white};
+    case Verdict::Unusable:
+        break;
+    }
+    return {text, QColor(0xc6, 0x28, 0x28), Qt::white};
 }
 
-QString verdictTooltip(const std::optional<std::string>& verdict, std::optional<double> ratio)
+QString verdictTooltip(std::optional<Verdict> verdict, std::optional<double> ratio)
 {
     QString head;
     if (ratio)
@@ -145,7 +147,7 @@ QColor histogramBorder()
 }
 QColor fitCurve()
 {
-    return verdictStyle(std::string("unusable")).background;
+    return verdictStyle(Verdict::Unusable).background;
 }
 QColor whiteNoise()
 {
@@ -153,7 +155,7 @@ QColor whiteNoise()
 }
 QColor averagingLimit()
 {
-    return verdictStyle(std::string("noisy")).background;
+    return verdictStyle(Verdict::Noisy).background;
 }
 QColor jobMemory()
 {

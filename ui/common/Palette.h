@@ -3,6 +3,8 @@
 // summary strip, the Noise lab's banner), the tones of a message (banners, status lines), the
 // run's phases (idle and busy shading) and the chart series. A page names a role here and never
 // writes a colour of its own.
+#include <jb/stats/Verdict.h>
+
 #include <QColor>
 #include <QString>
 
@@ -19,9 +21,9 @@ struct VerdictStyle {
     QColor foreground;  // badge text, readable on the fill
 };
 
-VerdictStyle verdictStyle(const std::optional<std::string>& verdict);
+VerdictStyle verdictStyle(std::optional<Verdict> verdict);
 // The thresholds in words (jb::verdictThresholdsText), with this round's ratio if any.
-QString verdictTooltip(const std::optional<std::string>& verdict, std::optional<double> ratio);
+QString verdictTooltip(std::optional<Verdict> verdict, std::optional<double> ratio);
 
 // ---- the tone of a message
 

@@ -125,7 +125,7 @@ QVariant RoundsModel::data(const QModelIndex& index, int role) const
             return workloadOf(index.row());
         return raw(r, c, index.column());
     case VerdictRole:
-        return c && c->verdict ? QString::fromStdString(*c->verdict) : QString();
+        return c && c->verdict ? QString::fromLatin1(verdictName(*c->verdict)) : QString();
     case Qt::ToolTipRole:
         return tooltip(r, c, index.column());
     case Qt::TextAlignmentRole:
@@ -193,7 +193,7 @@ QVariant RoundsModel::raw(const Round& r, const CounterRound* c, int column) con
     case RatioCol:
         return c && c->ratio ? QVariant(*c->ratio) : QVariant();
     case VerdictCol:
-        return c && c->verdict ? QString::fromStdString(*c->verdict) : QString();
+        return c && c->verdict ? QString::fromLatin1(verdictName(*c->verdict)) : QString();
     }
     return {};
 }

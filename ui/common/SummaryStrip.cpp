@@ -9,7 +9,7 @@ namespace jb {
 
 namespace {
 
-QString badge(const std::optional<std::string>& verdict, int count)
+QString badge(std::optional<Verdict> verdict, int count)
 {
     const VerdictStyle vs = verdictStyle(verdict);
     return QStringLiteral("<span style=\"background-color:%1; color:%2;\">&nbsp;%3 %4&nbsp;</span>")
@@ -53,11 +53,9 @@ QString SummaryStrip::describe(const QString& counter, const CounterSummary& s, 
     }
     parts << head;
     QStringList badges;
-    const std::pair<const char*, int> counts[] = {
-        {"clean", s.clean}, {"relative-only", s.relative_only}, {"noisy", s.noisy}, {"unusable", s.unusable}};
-    for (const auto& [name, n] : counts)
-        if (n > 0)
-            badges << badge(std::string(name), n);
+    for (const Verdict v : kVerdicts)
+        if (s.count(v) > 0)
+            badges << badge(v, s.count(v));
     if (s.no_verdict > 0)
         badges << badge(std::nullopt, s.no_verdict);
     if (!badges.isEmpty())

@@ -8,12 +8,10 @@
 namespace jb {
 
 namespace {
-std::optional<std::string> verdictAt(const QModelIndex& index, int role)
+// The role holds the verdict's word (the record's spelling); empty or another word: none.
+std::optional<Verdict> verdictAt(const QModelIndex& index, int role)
 {
-    const QString v = index.data(role).toString();
-    if (v.isEmpty())
-        return std::nullopt;
-    return v.toStdString();
+    return parseVerdict(index.data(role).toString().toStdString());
 }
 }  // namespace
 

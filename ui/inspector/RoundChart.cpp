@@ -132,9 +132,8 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
     hidePlaceholder();
 
     // Verdicts in the order of trust, each in the legend once.
-    static const std::optional<std::string> kOrder[] = {std::string("clean"), std::string("relative-only"),
-                                                        std::string("noisy"), std::string("unusable"),
-                                                        std::nullopt};
+    static const std::optional<Verdict> kOrder[] = {Verdict::Clean, Verdict::RelativeOnly, Verdict::Noisy,
+                                                    Verdict::Unusable, std::nullopt};
     std::set<QString> inLegend;
     for (int si = 0; si < int(d->series.size()); ++si) {
         const RoundMarkSeries& s = d->series[std::size_t(si)];
@@ -143,10 +142,7 @@ void RoundChart::setSeries(std::vector<RoundMarkSeries> series, const QString& y
             QList<QPointF> pts;
             for (int mi = 0; mi < int(s.marks.size()); ++mi) {
                 const RoundMark& m = s.marks[std::size_t(mi)];
-                const bool known = m.verdict &&
-                    (*m.verdict == "clean" || *m.verdict == "relative-only" || *m.verdict == "noisy" ||
-                     *m.verdict == "unusable");
-                if ((v && known && *m.verdict == *v) || (!v && !known)) {
+                if (m.verdict == v) {
                     pts.append(QPointF(m.round + 1 + s.x_offset, m.value));
                     sc.marks.push_back(mi);
                 }

@@ -5,6 +5,8 @@
 // placeholder, export); this header is free of Qt Charts (pimpl), as ui/chart/PowerChart.h.
 #include "chart/ChartFrame.h"
 
+#include <jb/stats/Verdict.h>
+
 #include <QColor>
 #include <QString>
 #include <QWidget>
@@ -21,7 +23,7 @@ struct RoundMark {
     int round = 0;  // 0-based; drawn at round + 1
     double value = 0;
     std::optional<double> sd;  // half the bar
-    std::optional<std::string> verdict;
+    std::optional<Verdict> verdict;
     QString tip;  // what hovering over the point says
 };
 

@@ -119,7 +119,7 @@ EnergyFigures energyFigures(const std::optional<JobEnergy>& energy)
     if (c->busy)
         f.busy_mean_w = c->busy->mean_w;
     if (c->verdict)
-        f.note = tr("%1 verdict: %2").arg(q(spec), q(*c->verdict));
+        f.note = tr("%1 verdict: %2").arg(q(spec), QString::fromLatin1(verdictName(*c->verdict)));
     else if (c->marginal_note)
         f.note = tr("%1: no marginal energy: %2").arg(q(spec), q(*c->marginal_note));
     else

@@ -335,7 +335,7 @@ void RoundsChart::setRounds(const std::vector<RoundPoint>& rounds, const std::ve
         lo = std::min(lo, l.w);
     }
     // One scatter per verdict, in its badge colour; only the lines go in the legend.
-    std::vector<std::pair<std::optional<std::string>, QScatterSeries*>> byVerdict;
+    std::vector<std::pair<std::optional<Verdict>, QScatterSeries*>> byVerdict;
     for (const RoundPoint& p : rounds) {
         auto it = std::find_if(byVerdict.begin(), byVerdict.end(),
                                [&](const auto& e) { return e.first == p.verdict; });

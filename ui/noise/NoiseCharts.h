@@ -63,7 +63,7 @@ private:
 
 // A horizontal line: the smallest marginal W a verdict needs (threshold x idle sd).
 struct ThresholdLine {
-    std::string verdict;
+    Verdict verdict = Verdict::Clean;
     double threshold = 0;
     double w = 0;
 };

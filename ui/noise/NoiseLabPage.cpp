@@ -586,7 +586,7 @@ void NoiseLabPage::onRound(int index, const Round& r)
     updateBanner();
     updateRounds();
     const CounterRound* c = r.counter(run_.spec());
-    emit roundShown(index, c && c->verdict ? QString::fromStdString(*c->verdict) : QString());
+    emit roundShown(index, c && c->verdict ? QString::fromLatin1(verdictName(*c->verdict)) : QString());
 }
 
 void NoiseLabPage::onTimer()

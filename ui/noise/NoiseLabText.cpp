@@ -21,20 +21,22 @@ QString wholePercent(double p)
 
 }  // namespace
 
-QString NoiseLabText::verdictCounts(const std::vector<std::optional<std::string>>& verdicts)
+QString NoiseLabText::verdictCounts(const std::vector<std::optional<Verdict>>& verdicts)
 {
-    std::map<std::string, int> n;
+    CounterSummary n;
     for (const auto& v : verdicts)
-        n[v.value_or("no verdict")] += 1;
+        n.add(v);
     QStringList parts;
-    for (const char* name : {"clean", "relative-only", "noisy", "unusable", "no verdict"})
-        if (n.count(name))
-            parts << QStringLiteral("%1 %2").arg(n[name]).arg(QString::fromLatin1(name));
+    for (const Verdict v : kVerdicts)
+        if (n.count(v) > 0)
+            parts << QStringLiteral("%1 %2").arg(n.count(v)).arg(QString::fromLatin1(verdictName(v)));
+    if (n.no_verdict > 0)
+        parts << QStringLiteral("%1 no verdict").arg(n.no_verdict);
     return parts.join(QStringLiteral(" · "));
 }
 
 BannerFigures NoiseLabText::roundBanner(const Round& r, const std::string& spec, int number,
-                                        const std::vector<std::optional<std::string>>& recent)
+                                        const std::vector<std::optional<Verdict>>& recent)
 {
     BannerFigures f;
     f.caption = tr("round %1").arg(number);
@@ -85,7 +87,7 @@ BannerFigures NoiseLabText::recordBanner(const Record& r, const RecordNoise& n)
     if (n.marginal_w)
         f.figures = tr("median marginal %1 W, idle sd %2 W")
                         .arg(fmt::significant(*n.marginal_w, 3), fmt::significant(n.idle_sd_w, 3));
-    std::vector<std::optional<std::string>> v;
+    std::vector<std::optional<Verdict>> v;
     for (const Round& round : r.rounds)
         if (const CounterRound* c = round.counter(n.spec))
             v.push_back(c->verdict);
@@ -114,9 +116,9 @@ std::vector<ThresholdLine> NoiseLabText::floors(double idle_sd_w)
 {
     if (!(idle_sd_w > 0))
         return {};
-    return {{"clean", kCleanRatio, kCleanRatio * idle_sd_w},
-            {"relative-only", kRelativeOnlyRatio, kRelativeOnlyRatio * idle_sd_w},
-            {"noisy", kNoisyRatio, kNoisyRatio * idle_sd_w}};
+    return {{Verdict::Clean, kCleanRatio, kCleanRatio * idle_sd_w},
+            {Verdict::RelativeOnly, kRelativeOnlyRatio, kRelativeOnlyRatio * idle_sd_w},
+            {Verdict::Noisy, kNoisyRatio, kNoisyRatio * idle_sd_w}};
 }
 
 }  // namespace jb

@@ -22,11 +22,11 @@ class NoiseLabText {
     Q_DECLARE_TR_FUNCTIONS(NoiseLabText)
 public:
     // "8 clean · 2 relative-only", in the order of trust.
-    static QString verdictCounts(const std::vector<std::optional<std::string>>& verdicts);
+    static QString verdictCounts(const std::vector<std::optional<Verdict>>& verdicts);
     // A live round: its verdict, ratio and the two figures the ratio divides; recent: the
     // newest rounds' verdicts for the context line. number: as people count.
     static BannerFigures roundBanner(const Round& r, const std::string& spec, int number,
-                                     const std::vector<std::optional<std::string>>& recent);
+                                     const std::vector<std::optional<Verdict>>& recent);
     // "Expected at these settings: clean in 91% of rounds · ..." (RoundModel); empty where the
     // model has no answer (no noise, brackets under two intervals).
     static QString expectation(const LiveSimSettings& s);

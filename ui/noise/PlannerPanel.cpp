@@ -62,8 +62,8 @@ PlannerPanel::PlannerPanel(QWidget* parent)
     busyPerK_->setSuffix(QStringLiteral(" s"));
     busyPerK_->setValue(1.0);
     busyPerK_->setToolTip(tr("Busy seconds per unit of k: one pass over the decoder's jobs"));
-    for (const char* v : {"clean", "relative-only", "noisy"})
-        target_->addItem(QString::fromLatin1(v));
+    for (const Verdict v : {Verdict::Clean, Verdict::RelativeOnly, Verdict::Noisy})
+        target_->addItem(QString::fromLatin1(verdictName(v)));
     confidence_->setRange(51, 99);
     confidence_->setValue(90);
     confidence_->setSuffix(tr("% of rounds"));
@@ -204,7 +204,7 @@ void PlannerPanel::replan()
     PlanInputs in = base_;
     in.marginal_w = marginal_->value();
     in.busy_s_per_k = busyPerK_->value();
-    in.target = target_->currentText().toStdString();
+    in.target = parseVerdict(target_->currentText().toStdString()).value_or(Verdict::Clean);
     in.confidence = confidence();
     if (outcome_ && samePlanInputs(in, in_))
         return;
@@ -224,7 +224,7 @@ void PlannerPanel::replan()
 
 void PlannerPanel::show(const PlanOutcome& o)
 {
-    const QString target = QString::fromStdString(in_.target);
+    const QString target = QString::fromLatin1(verdictName(in_.target));
     if (o.reachable) {
         result_->setText(tr("idle %1 · k %2\n%3 rounds · total %4")
                              .arg(fmt::duration(o.idle_s))

@@ -68,11 +68,11 @@ QVariant ResolutionModel::data(const QModelIndex& index, int role) const
     const ResolutionRow& r = rows_[std::size_t(index.row())];
     const int c = index.column();
     if (role == VerdictRole)
-        return QString::fromStdString(r.verdict);
+        return QString::fromLatin1(verdictName(r.verdict));
     if (role == SortRole) {
         switch (c) {
         case VerdictCol:
-            return QString::fromStdString(r.verdict);
+            return QString::fromLatin1(verdictName(r.verdict));
         case ThresholdCol:
             return r.threshold;
         case FloorWCol:
@@ -89,7 +89,7 @@ QVariant ResolutionModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (c) {
         case VerdictCol:
-            return QString::fromStdString(r.verdict);
+            return QString::fromLatin1(verdictName(r.verdict));
         case ThresholdCol:
             return QStringLiteral("%1 σ").arg(QString::number(r.threshold, 'g', 3));
         case FloorWCol:
@@ -113,11 +113,11 @@ QVariant ResolutionModel::data(const QModelIndex& index, int role) const
         if (c == AtConfidenceWCol || c == AtConfidenceJCol)
             return tr("The marginal power that reaches %1 in %2% of rounds with these idle brackets and busy "
                       "window: above the floor, because short brackets estimate the idle mean and sd roughly.")
-                .arg(QString::fromStdString(r.verdict))
+                .arg(QString::fromLatin1(verdictName(r.verdict)))
                 .arg(confidence_ * 100.0, 0, 'f', 0);
         return tr("A round is %1 where its marginal power is at least %2 × the idle sd. Long brackets tend "
                   "to this floor.")
-            .arg(QString::fromStdString(r.verdict), fmt::significant(r.threshold, 2));
+            .arg(QString::fromLatin1(verdictName(r.verdict)), fmt::significant(r.threshold, 2));
     }
     return {};
 }

@@ -64,8 +64,8 @@ void VerdictBanner::applySizes()
     const int big = compact_ ? 22 : 34, ratio = compact_ ? 20 : 30, figures = compact_ ? 12 : 15,
               small = compact_ ? 10 : 12;
     badge_->setFont(sized(font(), big, true));
-    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(QStringLiteral("relative-only")) +
-                            40);
+    const QString widest = QString::fromLatin1(verdictName(Verdict::RelativeOnly));
+    badge_->setMinimumWidth(QFontMetrics(badge_->font()).horizontalAdvance(widest) + 40);
     badge_->setMinimumHeight(QFontMetrics(badge_->font()).height() + (compact_ ? 8 : 16));
     caption_->setFont(sized(font(), small, false));
     ratio_->setFont(sized(font(), ratio, true));

@@ -2,6 +2,8 @@
 // The verdict in large type for a lecture hall: a coloured badge (VerdictStyle), the ratio
 // beside it, the two figures it divides, and a line of context (which round, what the model
 // expects at these settings).
+#include <jb/stats/Verdict.h>
+
 #include <QString>
 #include <QWidget>
 
@@ -13,7 +15,7 @@ class QLabel;
 namespace jb {
 
 struct BannerFigures {
-    std::optional<std::string> verdict;
+    std::optional<Verdict> verdict;
     std::optional<double> ratio;
     QString ratio_label = QStringLiteral("ratio");  // "median ratio" for a record
     QString figures;  // what the ratio divides ("marginal 14.9 W ÷ idle sd 0.150 W")
