@@ -107,9 +107,12 @@ void TestNoiseCharts::roundsAgainstTheFloors()
     c.show();
     const double sd = 0.15;
     std::vector<jb::ThresholdLine> lines = {
-        {"clean", 10, 10 * sd}, {"relative-only", 3, 3 * sd}, {"noisy", 1, sd}};
+        {jb::Verdict::Clean, 10, 10 * sd}, {jb::Verdict::RelativeOnly, 3, 3 * sd}, {jb::Verdict::Noisy, 1, sd}};
     std::vector<jb::RoundPoint> pts = {
-        {1, 15.0, "clean"}, {2, 0.6, "relative-only"}, {3, -0.1, "unusable"}, {4, 0.2, std::nullopt}};
+        {1, 15.0, jb::Verdict::Clean},
+        {2, 0.6, jb::Verdict::RelativeOnly},
+        {3, -0.1, jb::Verdict::Unusable},
+        {4, 0.2, std::nullopt}};
     c.setRounds(pts, lines);
     QCOMPARE(c.points(), 4);
     const auto t = c.thresholdsW();
