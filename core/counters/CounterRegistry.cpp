@@ -1,5 +1,6 @@
 #include <jb/counters/CounterRegistry.h>
 
+#include <jb/counters/CounterProfile.h>
 #include <jb/counters/HwmonCounter.h>
 #include <jb/counters/IOReportGpu.h>
 #include <jb/counters/NvmlCounter.h>
@@ -258,6 +259,32 @@ Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, cons
         ", rapl:packages, hwmon:CHIP:LABEL, task, ioreport-gpu, ioreport:cpu, sim, nvml, nvml:N, nvml-power:N, "
         "ioreport:CHANNEL "
         "('joulebench-cli counters' says which are readable)"};
+}
+
+std::vector<std::pair<std::string, std::string>> mirrorCandidates(const std::vector<std::string>& specs,
+                                                                  const CounterOptions& opt)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& spec : specs) {
+        if (spec == kRaplPackagesSpec) {
+            for (const RaplZone& z : findRaplZones(opt.powercap_root))
+                if (!z.mmio && z.parent.empty() && z.name.rfind("package-", 0) == 0)
+                    out.emplace_back(z.spec, spec);
+            continue;
+        }
+        switch (counterKindOfSpec(spec)) {
+        case CounterKind::Rapl:
+        case CounterKind::HwmonEnergy:
+        case CounterKind::HwmonPower:
+            out.emplace_back(spec, spec);
+            break;
+        default:
+            break;
+        }
+    }
+    if (out.size() < 2)
+        out.clear();
+    return out;
 }
 
 }  // namespace jb

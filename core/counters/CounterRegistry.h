@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jb {
@@ -75,6 +76,13 @@ Result<std::unique_ptr<TaskReader>> openTaskReader(const CounterOptions& opt);
 // mirrors, rapl:packages with its parts, a hwmon channel listed twice); the message names
 // both specs and says which to keep.
 Status checkCounterOverlap(const std::vector<std::string>& specs, const CounterOptions& opt);
+
+// The mirror check's candidates (stats/SessionChecks findMirroredPair): the hardware counters
+// of `specs` that could be one counter read twice, by kind: RAPL zones and hwmon channels, and
+// for rapl:packages each top-level package zone it sums (a per-die mirror counted twice).
+// Each pair: (the spec to read, the --counter spec it belongs to). Fewer than two: none.
+std::vector<std::pair<std::string, std::string>> mirrorCandidates(const std::vector<std::string>& specs,
+                                                                  const CounterOptions& opt);
 
 // Opens a whole-device counter; the error names the file and the fix.
 Result<std::unique_ptr<EnergyCounter>> openCounter(const std::string& spec, const CounterOptions& opt);

@@ -9,6 +9,7 @@ RunSource::RunSource(QObject* parent) : QObject(parent)
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();
     qRegisterMetaType<jb::Record>();
+    qRegisterMetaType<jb::SetCourse>();
 }
 
 RunSource::~RunSource() = default;

@@ -7,6 +7,7 @@
 // page needs of a real run (its child ready, an interleaved run's records) is here too: a
 // source that has no child or no children never emits those.
 #include <jb/record/Record.h>
+#include <jb/session/ChildDrop.h>
 #include <jb/session/PhaseEvent.h>
 
 #include <QObject>
@@ -65,6 +66,9 @@ signals:
     // Several children (an interleaved run): emitted once instead of finished(), one record
     // per child in plan order (Session::finishedSet).
     void finishedSet(const std::vector<jb::Record>& records);
+    // Several children: how the run went (drops, the blocks' order as run), just before
+    // finishedSet (Session::setRan).
+    void setRan(const jb::SetCourse& course);
     void advanced(qint64 now_ns);  // the clock moved (simulated and replayed runs)
 };
 

@@ -71,6 +71,7 @@ Status SessionSource::start(const Plan& plan)
     connect(session, &Session::roundFinished, this, &SessionSource::roundFinished);
     connect(session, &Session::warning, this, &SessionSource::warning);
     connect(session, &Session::finished, this, &SessionSource::onFinished);
+    connect(session, &Session::setRan, this, &SessionSource::setRan);
     connect(session, &Session::finishedSet, this, &SessionSource::onFinishedSet);
 
     running_ = true;

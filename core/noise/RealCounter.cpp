@@ -1,5 +1,7 @@
 #include <jb/noise/RealCounter.h>
 
+#include <jb/counters/CounterProfile.h>
+
 namespace jb {
 
 RealCounterChoice chooseRealCounter(const std::vector<CounterStatus>& counters, bool decoder_ok,
@@ -26,6 +28,32 @@ RealCounterChoice chooseRealCounter(const std::vector<CounterStatus>& counters, 
         c.spec.clear();
     }
     return c;
+}
+
+Plan realCounterPlan(const RealCounterChoice& choice, const LiveSimSettings& settings,
+                     std::vector<std::string> decoder_argv, const CounterOptions& counters)
+{
+    Plan p;
+    p.label = "noise-lab";
+    p.rounds = 10000;  // until the page stops it
+    p.k = settings.k;
+    p.idle_s = settings.idle_s;
+    p.sample_ms = settings.period_s * 1000.0;
+    p.counters = {choice.spec};
+    p.child = std::move(decoder_argv);
+    p.counter_options = counters;
+    return p;
+}
+
+bool realLayoutChanged(const Plan& running, const LiveSimSettings& settings)
+{
+    return running.k != settings.k || running.idle_s != settings.idle_s ||
+        running.sample_ms != settings.period_s * 1000.0;
+}
+
+bool longerPeriodLowersNoise(const std::string& spec)
+{
+    return counterKindOfSpec(spec) != CounterKind::Sim;
 }
 
 }  // namespace jb

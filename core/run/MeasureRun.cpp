@@ -55,9 +55,12 @@ MeasureRun::MeasureRun(Thread where, QObject* parent) : QObject(parent), where_(
         source_ = new SessionSource(this);
         connect(source_, &RunSource::roundFinished, this, &MeasureRun::onRound);
         connect(source_, &RunSource::finished, this, &MeasureRun::finishRecord);
-        // The session's drops stay on its thread: the dashboard's run has none to tell.
-        connect(source_, &RunSource::finishedSet, this,
-                [this](const std::vector<Record>& records) { finishSet(records, {}, {}); });
+        // The session tells its course (drops, blocks as run) just before its records.
+        connect(source_, &RunSource::setRan, this, [this](const SetCourse& c) { course_ = c; });
+        connect(source_, &RunSource::finishedSet, this, [this](const std::vector<Record>& records) {
+            finishSet(records, std::move(course_.drops), std::move(course_.order));
+            course_ = {};
+        });
     }
 }
 

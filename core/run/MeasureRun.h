@@ -90,8 +90,8 @@ public:
 
     // The finish steps (called by the run itself; public for a session driven elsewhere).
     void finishRecord(const Record& record);
-    // drops and order: the session's (Session::drops, Session::order: the blocks as run); empty
-    // where the session ran on another thread (the planned order, no drops told).
+    // drops and order: the session's (Session::drops, Session::order: the blocks as run; on a
+    // backend thread, told by RunSource::setRan); empty: the planned order, no drops.
     void finishSet(const std::vector<Record>& records, std::vector<std::optional<ChildDrop>> drops,
                    std::vector<std::vector<int>> order);
 
@@ -116,6 +116,7 @@ private:
     QPointer<Session> session_;           // Thread::Caller
     SessionSource* source_ = nullptr;     // Thread::Backend
     std::unique_ptr<LiveComparison> live_;
+    SetCourse course_;  // Thread::Backend: the session's course, told just before its records
     MeasureOutcome outcome_;
     bool running_ = false;
 };

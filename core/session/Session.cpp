@@ -4,7 +4,6 @@
 #include <jb/base/Version.h>
 #include <jb/child/DecoderChild.h>
 #include <jb/counters/CounterRegistry.h>
-#include <jb/counters/RaplCounter.h>
 #include <jb/record/Journal.h>
 #include <jb/record/RecordJson.h>
 #include <jb/sampling/Sampler.h>
@@ -70,6 +69,7 @@ Session::Session(Plan plan, QObject* parent)
     qRegisterMetaType<jb::Round>();
     qRegisterMetaType<jb::Record>();
     qRegisterMetaType<std::vector<jb::Record>>();
+    qRegisterMetaType<jb::SetCourse>();
     for (QTimer* t : {&idle_timer_, &timeout_timer_, &settle_timer_}) {
         // Children, so a moveToThread() of the session would take them along. SessionSource
         // builds the session on its thread instead, so none is moved in practice.
@@ -176,22 +176,10 @@ void Session::start()
         task_reader_ = std::move(reader.value());
     }
     {
-        // Hardware counters that could be one counter read twice: hwmon channels, RAPL zones,
-        // and each package zone of a rapl:packages sum (a per-die mirror counted twice).
-        std::vector<std::pair<std::string, std::string>> probe;  // spec read, --counter spec
-        for (const std::string& spec : plan_.wholeDeviceCounters()) {
-            if (spec == kRaplPackagesSpec) {
-                for (const RaplZone& z : findRaplZones(plan_.counter_options.powercap_root))
-                    if (!z.mmio && z.parent.empty() && z.name.rfind("package-", 0) == 0)
-                        probe.emplace_back(z.spec, spec);
-            } else if (spec.rfind("hwmon:", 0) == 0 || spec == "rapl" || spec.rfind("rapl:", 0) == 0) {
-                probe.emplace_back(spec, spec);
-            }
-        }
-        if (probe.size() >= 2)
-            for (auto& [spec, owner] : probe)
-                if (auto copy = openCounter(spec, plan_.counter_options))
-                    mirror_probes_.push_back({spec, owner, std::move(copy.value())});
+        // Hardware counters that could be one counter read twice (core/counters' candidates).
+        for (auto& [spec, owner] : mirrorCandidates(plan_.wholeDeviceCounters(), plan_.counter_options))
+            if (auto copy = openCounter(spec, plan_.counter_options))
+                mirror_probes_.push_back({spec, owner, std::move(copy.value())});
     }
     // Each counter's profile: measured (the plan's) or its kind's default; the phase period
     // spans the slowest counter's updates; an averaging counter's brackets wait its window out.
@@ -778,6 +766,7 @@ void Session::finish(std::optional<std::string> error)
             records.push_back(std::move(r));
         }
         qCInfo(lcSession, "finished: %s", error ? error->c_str() : "complete");
+        emit setRan(SetCourse{drops_, order_});
         emit finishedSet(records);
         return;
     }

@@ -13,6 +13,7 @@
 #include <jb/counters/TaskCounter.h>
 #include <jb/record/Record.h>
 #include <jb/sampling/SampleStore.h>
+#include <jb/session/ChildDrop.h>
 #include <jb/session/PhaseEvent.h>
 #include <jb/session/Plan.h>
 
@@ -34,13 +35,6 @@ class DecoderChild;
 class Sampler;
 class TaskReader;
 class Journal;
-
-// Several children with plan.keep_going: a child that failed or timed out and was dropped, at
-// which block (1-based, warm-up blocks counted, as the blocks' order) and why.
-struct ChildDrop {
-    int block = 0;
-    std::string reason;
-};
 
 class Session : public QObject {
     Q_OBJECT
@@ -88,6 +82,8 @@ signals:
     // Several children: emitted once instead of finished(), with one record per child (plan
     // order), each as a single-child run writes it; warm-up rounds in extra "warmup_rounds".
     void finishedSet(std::vector<jb::Record> records);
+    // Several children: the run's course (drops, blocks' order as run), just before finishedSet.
+    void setRan(jb::SetCourse course);
 
 private:
     enum class State { Idle, Starting, IdleBracket, Busy, Settling, Finished };

@@ -195,6 +195,29 @@ private slots:
                  core.value()->info()["path"].get<std::string>().c_str());
     }
 
+    void mirrorCandidatesByKind()
+    {
+        // Two packages, a subzone and an MMIO mirror: rapl:packages stands for each top-level
+        // package; hwmon channels and RAPL zones are candidates; sim and task never are.
+        QTemporaryDir tmp;
+        const QString root = tmp.path();
+        QVERIFY(writeZone(root + QStringLiteral("/intel-rapl:0"), "package-0", 1000, 1));
+        QVERIFY(writeZone(root + QStringLiteral("/intel-rapl:0/intel-rapl:0:0"), "core", 1000, 1));
+        QVERIFY(writeZone(root + QStringLiteral("/intel-rapl:1"), "package-1", 1000, 1));
+        QVERIFY(writeZone(root + QStringLiteral("/intel-rapl-mmio:0"), "package-0", 1000, 1));
+        CounterOptions o = fixtureOptions();
+        o.powercap_root = s(root);
+        using Pairs = std::vector<std::pair<std::string, std::string>>;
+        QCOMPARE(mirrorCandidates({"rapl:packages", "hwmon:amdgpu:PPT"}, o),
+                 (Pairs{{"rapl:package-0", "rapl:packages"}, {"rapl:package-1", "rapl:packages"},
+                        {"hwmon:amdgpu:PPT", "hwmon:amdgpu:PPT"}}));
+        QCOMPARE(mirrorCandidates({"rapl:core", "hwmon:amdgpu:PPT", "sim"}, o),
+                 (Pairs{{"rapl:core", "rapl:core"}, {"hwmon:amdgpu:PPT", "hwmon:amdgpu:PPT"}}));
+        // One candidate cannot mirror anything.
+        QVERIFY(mirrorCandidates({"rapl", "sim", "task"}, o).empty());
+        QVERIFY(mirrorCandidates({"nvml:0", "nvml-power:0"}, o).empty());
+    }
+
     void unknownSpecListsTheKnownOnes()
     {
         auto c = openCounter("watts", fixtureOptions());

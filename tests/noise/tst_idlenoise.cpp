@@ -53,6 +53,8 @@ private slots:
     void marginalOfARound();
     void realCounterChoice_data();
     void realCounterChoice();
+    void realCounterPlanFollowsTheLab();
+    void longerPeriodOnlyForRealCounters();
 };
 
 void TestIdleNoise::liveBracketsInsideSpans()
@@ -211,4 +213,44 @@ void TestIdleNoise::realCounterChoice()
 }
 
 QTEST_GUILESS_MAIN(TestIdleNoise)
+void TestIdleNoise::realCounterPlanFollowsTheLab()
+{
+    jb::RealCounterChoice c;
+    c.spec = "rapl";
+    jb::LiveSimSettings s;
+    s.k = 3;
+    s.idle_s = 2.5;
+    s.period_s = 0.05;
+    jb::CounterOptions o;
+    o.powercap_root = "/fake/powercap";
+    const jb::Plan p = jb::realCounterPlan(c, s, {"/opt/jb/joulebench-demo-decoder", "serve"}, o);
+    QCOMPARE(p.counters, (std::vector<std::string>{"rapl"}));
+    QCOMPARE(p.child, (std::vector<std::string>{"/opt/jb/joulebench-demo-decoder", "serve"}));
+    QCOMPARE(p.k, 3);
+    QCOMPARE(p.idle_s, 2.5);
+    QCOMPARE(p.sample_ms, 50.0);
+    QCOMPARE(p.counter_options.powercap_root, std::string("/fake/powercap"));
+    QVERIFY(p.rounds >= 1000);  // until the page stops it
+    QVERIFY(!jb::realLayoutChanged(p, s));
+    s.signal_w = 99;  // power settings do not touch a real run
+    QVERIFY(!jb::realLayoutChanged(p, s));
+    for (int which = 0; which < 3; ++which) {
+        jb::LiveSimSettings t = s;
+        if (which == 0)
+            t.k = 4;
+        else if (which == 1)
+            t.idle_s = 3;
+        else
+            t.period_s = 0.1;
+        QVERIFY2(jb::realLayoutChanged(p, t), std::to_string(which).c_str());
+    }
+}
+
+void TestIdleNoise::longerPeriodOnlyForRealCounters()
+{
+    QVERIFY(!jb::longerPeriodLowersNoise("sim"));
+    for (const char* spec : {"rapl", "rapl:package-0", "hwmon:amdgpu:PPT", "nvml:0", "nvml-power:0", "ioreport-gpu"})
+        QVERIFY2(jb::longerPeriodLowersNoise(spec), spec);
+}
+
 #include "tst_idlenoise.moc"

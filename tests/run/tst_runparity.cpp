@@ -29,6 +29,7 @@
 namespace {
 
 const QString kDemo = QStringLiteral(JB_BIN_DIR "/joulebench-demo-decoder");
+const QString kFakeChild = QStringLiteral(JB_TEST_BIN_DIR "/fakechild");
 
 QStringList measureArgs(const QStringList& mid)
 {
@@ -81,9 +82,9 @@ jb::MeasureRunOptions pageOptions(const jb::Plan& plan, const QString& folder, c
     return page.runOptions(*typed);
 }
 
-jb::MeasureOutcome run(const jb::MeasureRunOptions& o)
+jb::MeasureOutcome run(const jb::MeasureRunOptions& o, jb::MeasureRun::Thread where = jb::MeasureRun::Thread::Caller)
 {
-    jb::MeasureRun run;
+    jb::MeasureRun run(where);
     QSignalSpy done(&run, &jb::MeasureRun::finished);
     const jb::Status st = run.start(o);
     if (!st)
@@ -275,6 +276,51 @@ private Q_SLOTS:
         for (const auto& e : lb)
             labelsB.insert(e.label.value_or(""));
         QCOMPARE(labelsB, labelsA);
+    }
+
+    void keepGoingSameCourseOnEitherThread()
+    {
+        // Three children, the second crashes in its second round: with --keep-going it is dropped
+        // at block 2. The run on the caller's thread (the CLI) and on a backend thread (the
+        // dashboard) write the same comparison: the drop and the blocks' order as run.
+        auto child = [](QStringList extra) {
+            return QStringList{kFakeChild, QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("2"),
+                               QStringLiteral("--job-ms"), QStringLiteral("20")} +
+                   extra;
+        };
+        auto options = [&](const QString& dir) {
+            return cliOptions(measureArgs(QStringList{QStringLiteral("--out-dir"), dir, QStringLiteral("--no-library"),
+                                           QStringLiteral("--rounds"), QStringLiteral("3"), QStringLiteral("--keep-going"),
+                                           QStringLiteral("--name"), QStringLiteral("ok"), QStringLiteral("--name"),
+                                           QStringLiteral("dies"), QStringLiteral("--name"), QStringLiteral("other"),
+                                           QStringLiteral("--")} +
+                                          child({}) + QStringList{QStringLiteral(":::")} +
+                                          child({QStringLiteral("--mode"), QStringLiteral("exit"),
+                                                 QStringLiteral("--fail-round"), QStringLiteral("2")}) +
+                                          QStringList{QStringLiteral(":::")} + child({})))
+                .run;
+        };
+        QTemporaryDir callerDir, backendDir;
+        const jb::MeasureOutcome a = run(options(callerDir.filePath(QStringLiteral("out"))));
+        const jb::MeasureOutcome b =
+            run(options(backendDir.filePath(QStringLiteral("out"))), jb::MeasureRun::Thread::Backend);
+        for (const jb::MeasureOutcome* o : {&a, &b}) {
+            QVERIFY(!o->comparison_path.empty());
+            const jb::ojson& cmp = o->comparison;
+            const jb::ojson& dies = cmp.at("children")[1];
+            QCOMPARE(dies.at("name").get<std::string>(), std::string("dies"));
+            QVERIFY2(dies.contains("dropped"), dies.dump().c_str());
+            QCOMPARE(dies.at("dropped").at("block").get<int>(), 2);
+            const jb::ojson& order = cmp.at("order");
+            QCOMPARE(order.size(), std::size_t(3));
+            QCOMPARE(order[0].size(), std::size_t(3));
+            for (std::size_t blk = 1; blk < order.size(); ++blk) {
+                QCOMPARE(order[blk].size(), std::size_t(2));  // as run: the dropped child left
+                QVERIFY(order[blk][0] != "dies" && order[blk][1] != "dies");
+            }
+        }
+        QCOMPARE(b.comparison.at("order").dump(), a.comparison.at("order").dump());
+        QCOMPARE(b.comparison.at("children")[1].at("dropped").at("block"), a.comparison.at("children")[1].at("dropped").at("block"));
     }
 
     void jobsSameExecutorOptions()

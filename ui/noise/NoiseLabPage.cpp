@@ -444,18 +444,10 @@ bool NoiseLabPage::startReal()
         real_restart_pending_ = true;
         return true;
     }
-    const LiveSimSettings s = controls_->settings();
-    Plan p;
-    p.label = "noise-lab";
-    p.rounds = 10000;  // until the page stops it
-    p.k = s.k;
-    p.idle_s = s.idle_s;
-    p.sample_ms = s.period_s * 1000.0;
-    p.counters = {real_choice_.spec};
-    p.child = {decoderPath(options_).toStdString()};
+    std::vector<std::string> decoder{decoderPath(options_).toStdString()};
     for (const QString& a : options_.decoder_args)
-        p.child.push_back(a.toStdString());
-    p.counter_options = options_.counters;
+        decoder.push_back(a.toStdString());
+    const Plan p = realCounterPlan(real_choice_, controls_->settings(), std::move(decoder), options_.counters);
     setMode(Mode::Real);
     if (const Status st = real_->start(p); !st) {
         setStatus(tr("The real counter could not start: %1").arg(QString::fromStdString(st.error())), true);
@@ -527,8 +519,7 @@ void NoiseLabPage::onSettings()
         refresh();
         break;
     case Mode::Real: {
-        const Plan& p = real_->plan();
-        if (p.k != s.k || p.idle_s != s.idle_s || p.sample_ms != s.period_s * 1000.0) {
+        if (realLayoutChanged(real_->plan(), s)) {
             setStatus(tr("Restarting with the new layout…"));
             real_restart_.start();  // once the slider rests: each start launches the decoder
         }
@@ -746,10 +737,9 @@ void NoiseLabPage::updateNoiseFigures()
         PlanInputs in;
         in.idle_sd_w = n.idle_sd_w;
         in.period_s = n.period_s;
-        // The Allan curve lets the planner suggest a longer sample period, which lowers a real
-        // counter's sd; the `sim` counter's sd is per interval whatever the period, so there
-        // the suggestion would mislead (docs/PLANNER.md, section 4).
-        if (!all.empty() && (mode_ == Mode::Real || (mode_ == Mode::Replay && run_.spec() != "sim")))
+        // The Allan curve lets the planner suggest a longer sample period where that lowers the
+        // counter's sd (core/noise: longerPeriodLowersNoise).
+        if (!all.empty() && (mode_ == Mode::Real || mode_ == Mode::Replay) && longerPeriodLowersNoise(run_.spec()))
             in.allan = allanDeviationPooled(n.idle_power_w, n.period_s);
         planner_->setNoise(in,
                            tr("Idle noise measured now: sd %1 W over %2 intervals in %3 brackets, every %4.")
