@@ -3,13 +3,14 @@
 # and the GPU workload on another x86-64 Linux with an equal or newer glibc and no Qt:
 #
 #   OUT_DIR/joulebench-VERSION-linux-ARCH/
-#       joulebench-cli, joulebench-demo-decoder, joulebench-gpu-load   wrappers: set the library
+#       joulebench-cli, joulebench-demo-decoder, joulebench-gpu-load, joulebench-exec   wrappers: set the library
 #                                                                      path, then run libexec/'s
 #       gpu_check.sh          the prepared GPU check (bench/gpu_check.sh)
 #       libexec/              the programs (stripped) and a qt.conf pointing Qt at plugins/
 #       lib/                  every shared library ldd lists for them, but glibc's own
 #       plugins/imageformats/ the JPEG plugin the demo decoder's --format jpeg needs
 #       plugins/sqldrivers/   Qt Sql's SQLite driver: measure --out adds records to the library
+#       include/joulebench/child.hpp, python/joulebench_child.py   the child helpers
 #   OUT_DIR/joulebench-VERSION-linux-ARCH.tar.gz
 #
 # Prints the folder's and the tarball's size; fails when the tarball, what travels to the other
@@ -29,7 +30,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(dirname "$here")
 limit_mib=${JB_PORTABLE_LIMIT_MIB:-60}
 
-programs=(joulebench-cli joulebench-demo-decoder joulebench-gpu-load)
+programs=(joulebench-cli joulebench-demo-decoder joulebench-gpu-load joulebench-exec)
 for p in "${programs[@]}"; do
     [ -x "$build/bin/$p" ] || die "$build/bin/$p is missing: build it first (cmake --build $build --target ${programs[*]})"
 done
@@ -108,12 +109,18 @@ EOF
     chmod 755 "$dir/$p"
 done
 cp "$src/bench/gpu_check.sh" "$dir/gpu_check.sh"
+# The child helpers: a protocol child with phases in C++ (one header) or Python (one module).
+mkdir -p "$dir/include/joulebench" "$dir/python"
+cp "$src/include/joulebench/child.hpp" "$dir/include/joulebench/child.hpp"
+cp "$src/python/joulebench_child.py" "$dir/python/joulebench_child.py"
 chmod 755 "$dir/gpu_check.sh"
 cat >"$dir/README.txt" <<EOF
 JouleBench $version, portable command-line bundle for $(uname -m) Linux (glibc $(ldd --version | head -n1 | awk '{print $NF}') or newer).
   ./joulebench-cli counters
   ./joulebench-cli measure --counter sim -- ./joulebench-demo-decoder serve
   ./gpu_check.sh OUT_DIR        the GPU check (docs/GPU.md)
+  ./joulebench-cli measure --counter sim --exec -- sh -c 'sleep 0.1'    any command (the shim: joulebench-exec)
+  include/joulebench/child.hpp, python/joulebench_child.py   a protocol child with phases, in C++ or Python
 The wrappers put lib/ first on LD_LIBRARY_PATH, and the programs they start inherit it: a job of
 the GPU queue that needs the machine's own libraries can drop it with "env": {"LD_LIBRARY_PATH": null}.
 EOF

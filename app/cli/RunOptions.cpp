@@ -92,6 +92,9 @@ void addMeasureOptions(QCommandLineParser& p)
         opt("ready-timeout", "Seconds to wait for 'ready' (default 300).", "S"),
         opt("round-timeout", "Seconds to wait for 'done' in a round (default: no limit).", "S"),
         opt("workdir", "Working folder of the child (default: the current one).", "DIR"),
+        opt("exec", "Run each command after '--' as a plain program, not a protocol child: joulebench-exec "
+                    "runs it once per decode (k times per round), so its start-up cost is inside each "
+                    "decode (the record's 'exec'). With ':::' every child is such a command."),
         opt("samples", "Put the raw intervals of every counter into the record."),
         opt("out", "Write the record to FILE (atomically) instead of stdout.", "FILE"),
         opt("journal", "Journal each finished round to FILE, so 'joulebench-cli recover FILE' rebuilds "
@@ -185,6 +188,7 @@ jb::Result<MeasureCli> measureOptionsFrom(const QCommandLineParser& p, const QSt
     plan.workdir = toStd(p.value(QStringLiteral("workdir")));
     plan.with_samples = p.isSet(QStringLiteral("samples"));
     plan.keep_going = p.isSet(QStringLiteral("keep-going"));
+    plan.exec = p.isSet(QStringLiteral("exec"));
     std::vector<std::string> childArgs;
     for (const QString& a : p.positionalArguments())
         childArgs.push_back(toStd(a));

@@ -1,9 +1,13 @@
 // joulebench-demo-decoder: the bundled decoder child. It speaks the protocol of the
 // reference harness and does real decoding work: it encodes N generated images as PNG (or
-// JPEG) once, then each `go k` decodes all N images k times through QImage.
+// JPEG) once, then each `go k` decodes all N images k times through QImage. Its one-shot mode
+// (`once`) encodes them, decodes each once, prints the checksum and exits: a plain command for
+// `measure --exec`.
 //
 //   joulebench-demo-decoder serve [--jobs N] [--size WxH] [--format png|jpeg]
+//   joulebench-demo-decoder once [--jobs N] [--size WxH] [--format png|jpeg]
 #include <jb/child/ChildServer.h>
+#include <joulebench/child.hpp>  // phases: decode/<format> and checksum per image
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -12,6 +16,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -21,9 +26,10 @@ namespace {
 void usage()
 {
     std::fprintf(stderr,
-                 "usage: joulebench-demo-decoder serve [--jobs N] [--size WxH (default 1920x1080)] [--format png|jpeg]\n"
-                 "Prints 'ready N', answers 'go K' by decoding its N images K times with\n"
-                 "'done <decodes> <wall-ns> checksum=<hex>', and exits on 'exit' or end of input.\n");
+                 "usage: joulebench-demo-decoder serve|once [--jobs N] [--size WxH (default 1920x1080)] [--format png|jpeg]\n"
+                 "serve: prints 'ready N', answers 'go K' by decoding its N images K times with\n"
+                 "'done <decodes> <wall-ns> checksum=<hex>', and exits on 'exit' or end of input.\n"
+                 "once: decodes its N images once, prints 'checksum=<hex>' and exits (for measure --exec).\n");
 }
 
 // A deterministic picture with gradients, rings and fine detail, so the codec has work.
@@ -63,7 +69,8 @@ std::uint64_t checksum(const QImage& img)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    if (argc < 2 || std::strcmp(argv[1], "serve") != 0) {
+    const bool once = argc >= 2 && std::strcmp(argv[1], "once") == 0;
+    if (argc < 2 || (std::strcmp(argv[1], "serve") != 0 && !once)) {
         usage();
         return (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) ? 0 : 2;
     }
@@ -109,19 +116,46 @@ int main(int argc, char** argv)
         }
         encoded.push_back(bytes);
     }
-    // Warm up: decode each once so the first round costs what the others cost.
+    // Warm up: decode each once so the first round costs what the others cost. In the one-shot
+    // mode this is the work itself, its phases marked in JOULEBENCH_MARK_FILE where that is set
+    // (measure --exec); serving, the phases are marked on stdout (below).
+    const std::string decodePhase = "decode/" + format.toStdString();
     std::uint64_t sum = 0;
-    for (const QByteArray& b : encoded)
-        sum ^= checksum(QImage::fromData(b, format.constData()));
+    for (const QByteArray& b : encoded) {
+        QImage img;
+        {
+            const std::optional<joulebench::Phase> decode =
+                    once ? std::optional<joulebench::Phase>(std::in_place, decodePhase) : std::nullopt;
+            img = QImage::fromData(b, format.constData());
+        }
+        if (img.isNull()) {
+            std::fprintf(stderr, "joulebench-demo-decoder: a decode failed\n");
+            return 3;
+        }
+        const std::optional<joulebench::Phase> sumPhase =
+                once ? std::optional<joulebench::Phase>(std::in_place, "checksum") : std::nullopt;
+        sum ^= checksum(img);
+    }
+    if (once) {
+        std::printf("checksum=%016llx\n", static_cast<unsigned long long>(sum));
+        return 0;
+    }
 
+    // Markers (JOULEBENCH_MARKS=1 only): each image's decode and checksum as phases.
+    const joulebench::AsProtocolChild marks(std::cout);
     return jb::serveChild("joulebench-demo-decoder", jobs,
                           [&](int k) -> jb::Result<jb::ChildBatch> {
                               std::int64_t decodes = 0;
                               for (int pass = 0; pass < k; ++pass) {
                                   for (const QByteArray& b : encoded) {
-                                      const QImage img = QImage::fromData(b, format.constData());
+                                      QImage img;
+                                      {
+                                          const joulebench::Phase decode(decodePhase);
+                                          img = QImage::fromData(b, format.constData());
+                                      }
                                       if (img.isNull())
                                           return jb::Error{"a decode failed"};
+                                      const joulebench::Phase sumPhase("checksum");
                                       sum ^= checksum(img);
                                       ++decodes;
                                   }

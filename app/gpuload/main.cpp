@@ -7,6 +7,7 @@
 //   joulebench-gpu-load serve [options]
 //   joulebench-gpu-load run --seconds S [options]
 #include <jb/child/ChildServer.h>
+#include <joulebench/child.hpp>  // phases: launch and sync
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -230,11 +231,15 @@ public:
         unsigned iters = iterations_;
         void* params[] = {&buf_, &n, &iters};
         const auto grid = static_cast<unsigned>((n_ + kBlock - 1) / kBlock);
-        for (std::int64_t i = 0; i < launches; ++i) {
-            const CUresult rc = c_.cuLaunchKernel(fn_, grid, 1, 1, kBlock, 1, 1, 0, nullptr, params, nullptr);
-            if (rc != 0)
-                return jb::Error{c_.message("cuLaunchKernel", rc)};
+        {
+            const joulebench::Phase phase("launch");  // a marker only with JOULEBENCH_MARKS=1
+            for (std::int64_t i = 0; i < launches; ++i) {
+                const CUresult rc = c_.cuLaunchKernel(fn_, grid, 1, 1, kBlock, 1, 1, 0, nullptr, params, nullptr);
+                if (rc != 0)
+                    return jb::Error{c_.message("cuLaunchKernel", rc)};
+            }
         }
+        const joulebench::Phase phase("sync");
         const CUresult rc = c_.cuCtxSynchronize();
         if (rc != 0)
             return jb::Error{c_.message("cuCtxSynchronize", rc)};
@@ -358,6 +363,7 @@ int main(int argc, char** argv)
         note += (ch == ' ' || ch < 0x20) ? '_' : ch;
     if (load.name().empty())
         note = {};
+    const joulebench::AsProtocolChild marks(std::cout);  // markers on stdout, when asked for
     return jb::serveChild(kProgram, o.jobs,
                           [&](int k) -> jb::Result<jb::ChildBatch> {
                               const std::int64_t launches = std::int64_t(k) * o.jobs;

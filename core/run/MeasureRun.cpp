@@ -87,15 +87,16 @@ Status MeasureRun::start(MeasureRunOptions options)
     live_.reset();
     if (options_.plan.children.size() >= 2)
         live_ = std::make_unique<LiveComparison>(options_.plan, options_.baseline);
+    const Plan launch = launchPlan(options_.plan);  // --exec: each command run by the shim
     if (where_ == Thread::Backend) {
-        if (Status st = source_->start(options_.plan); !st)
+        if (Status st = source_->start(launch); !st)
             return st;
         running_ = true;
         return Ok{};
     }
     if (session_)
         session_->deleteLater();
-    auto* s = new Session(options_.plan, this);
+    auto* s = new Session(launch, this);
     session_ = s;
     connect(s, &Session::roundFinished, this, &MeasureRun::onRound);
     connect(s, &Session::finished, this, &MeasureRun::finishRecord);
@@ -157,6 +158,8 @@ void MeasureRun::finishRecord(const Record& record)
     Record rec = record;
     if (!options_.source.is_null())
         rec.extra["source"] = options_.source;
+    if (options_.plan.exec)
+        rec.extra["exec"] = execRecordField(options_.plan, options_.plan.child);
     outcome_.records = {rec};
     outcome_.aborted = rec.isAborted();
     std::string path = options_.out_path;
@@ -198,6 +201,8 @@ void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::
         Record rec = records[i];
         if (!options_.source.is_null())
             rec.extra["source"] = options_.source;
+        if (options_.plan.exec && i < options_.plan.children.size())
+            rec.extra["exec"] = execRecordField(options_.plan, options_.plan.children[i].argv);
         // A dropped child's record (keep_going) is aborted too: the run did not do all it planned.
         if (rec.isAborted())
             outcome_.aborted = true;

@@ -2,6 +2,9 @@
 
 #include <jb/counters/IOReportGpu.h>
 
+#include <QCoreApplication>
+#include <QDir>
+
 #include <algorithm>
 #include <cmath>
 
@@ -106,6 +109,39 @@ Status validatePlan(const Plan& p)
     if (p.round_timeout_s && !(*p.round_timeout_s > 0))
         return Error{"--round-timeout must be a positive number of seconds"};
     return Ok{};
+}
+
+std::string execShimPath(const Plan& p)
+{
+    if (!p.exec_shim.empty())
+        return p.exec_shim;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("joulebench-exec")).toStdString();
+}
+
+Plan launchPlan(const Plan& p)
+{
+    if (!p.exec)
+        return p;
+    Plan l = p;
+    const std::string shim = execShimPath(p);
+    auto wrap = [&](const std::vector<std::string>& argv) {
+        std::vector<std::string> w{shim, "--"};
+        w.insert(w.end(), argv.begin(), argv.end());
+        return w;
+    };
+    l.child = wrap(p.child);
+    for (PlanChild& c : l.children)
+        c.argv = wrap(c.argv);
+    return l;
+}
+
+nlohmann::ordered_json execRecordField(const Plan& p, const std::vector<std::string>& command)
+{
+    nlohmann::ordered_json e = nlohmann::ordered_json::object();
+    e["command"] = command;
+    e["shim"] = execShimPath(p);
+    e["startup_in_decode"] = true;
+    return e;
 }
 
 }  // namespace jb

@@ -66,6 +66,13 @@ struct Plan {
     // averaged_brackets); the session lengthens every bracket by the longest tail. Off: the
     // reference's cuts, the smear left in the idle bracket after the round.
     bool averaged_brackets = true;
+    // --exec: every child is a plain command (no protocol), run by the exec shim
+    // (joulebench-exec -- CMD...) once per decode, k times per round; its start-up cost is inside
+    // each decode. `child` and `children` keep the commands as given; launchPlan wraps them, and
+    // the record says so (its "exec", execRecordField).
+    bool exec = false;
+    std::string exec_shim;  // the shim's path; empty: joulebench-exec next to the running program
+
 
     int childCount() const { return children.empty() ? 1 : int(children.size()); }
     int totalRounds() const { return (rounds + warmup) * childCount(); }
@@ -103,5 +110,14 @@ PlanProgress planProgress(const Plan& p, std::optional<double> since_first_idle_
 
 // Checks ranges and consistency; the message names the flag.
 Status validatePlan(const Plan& p);
+
+// The exec shim's path: p.exec_shim, else joulebench-exec in the running program's folder.
+std::string execShimPath(const Plan& p);
+// The plan the session runs: with p.exec, every child's argv becomes [shim, --, CMD...];
+// without, p itself.
+Plan launchPlan(const Plan& p);
+// The record's "exec" of a child run as a plain command (docs/RECORD.md): its command as given,
+// the shim that ran it, and that its start-up cost is inside each decode.
+nlohmann::ordered_json execRecordField(const Plan& p, const std::vector<std::string>& command);
 
 }  // namespace jb

@@ -40,13 +40,14 @@ int suggestK(double pass_s, double period_s)
     return int(std::clamp(k, 1.0, 100000.0));  // the form's and the CLI's largest k
 }
 
-std::vector<PlanChild> planWorkloads(const Plan& p)
+std::vector<PlanChild> planWorkloads(const Plan& plan)
 {
+    const Plan p = launchPlan(plan);  // --exec: the shim runs each command
     if (!p.children.empty())
         return p.children;
     std::string name = p.label.value_or("");
     if (name.empty())
-        for (const std::string& a : p.child)
+        for (const std::string& a : plan.child)
             name += (name.empty() ? "" : " ") + a;
     return {PlanChild{name, p.child, {}}};
 }

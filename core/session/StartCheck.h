@@ -52,7 +52,8 @@ int suggestK(double pass_s, double period_s);
 StartCheck checkStart(const Plan& p, const std::vector<ProbeResult>& probes,
                       std::optional<double> update_period_s = std::nullopt);
 
-// The plan's workloads, in order, with their names: the children, or the one child.
+// The plan's workloads, in order, with their names: the children, or the one child; with --exec
+// their argv as launched (launchPlan: the shim's).
 std::vector<PlanChild> planWorkloads(const Plan& p);
 
 // Probes every workload in turn: starts it, waits for `ready` (at most ready_wait_s: a child

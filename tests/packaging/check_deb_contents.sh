@@ -19,8 +19,9 @@ for d in "${expect_deps[@]}"; do
 done
 
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
-expect=(./usr/bin/joulebench-cli ./usr/bin/joulebench-demo-decoder ./usr/bin/joulebench-gpu-load ./usr/lib/udev/rules.d/60-joulebench-powercap.rules
-    ./usr/share/doc/joulebench/copyright)
+expect=(./usr/bin/joulebench-cli ./usr/bin/joulebench-demo-decoder ./usr/bin/joulebench-gpu-load ./usr/bin/joulebench-exec
+    ./usr/lib/udev/rules.d/60-joulebench-powercap.rules ./usr/share/doc/joulebench/copyright
+    ./usr/include/joulebench/child.hpp ./usr/share/joulebench/python/joulebench_child.py)
 if [ "$has_gui" = 1 ]; then
     expect+=(./usr/bin/joulebench
         "./usr/share/applications/$id.desktop"
@@ -33,7 +34,9 @@ for f in "${expect[@]}"; do
 done
 outside=$(printf '%s\n' "$files" | grep -v '^\./$' | grep -v '^\./usr/' || true)
 [ -z "$outside" ] || fail "$deb installs outside /usr: $outside"
-leaked=$(printf '%s\n' "$files" | grep -E '\.a$|/include/|/tst_|jb_svg2png|/lib/cmake/' || true)
+# The one header shipped is the child helper users include (include/joulebench/child.hpp).
+leaked=$(printf '%s\n' "$files" | grep -v -x './usr/include/joulebench/child.hpp' | grep -v -x './usr/include/joulebench/' |
+    grep -v -x './usr/include/' | grep -E '\.a$|/include/|/tst_|jb_svg2png|/lib/cmake/' || true)
 [ -z "$leaked" ] || fail "$deb ships build or test files: $leaked"
 
 # Maintainer scripts: present and executable (dpkg runs them).

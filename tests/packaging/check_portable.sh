@@ -37,7 +37,8 @@ mkdir "$root/elsewhere"
 tar -C "$root/elsewhere" -xzf "$tarball"
 rm -rf "$root/out"
 b=$(the_one "$root"/elsewhere/joulebench-*)
-for f in joulebench-cli joulebench-demo-decoder joulebench-gpu-load gpu_check.sh libexec/qt.conf plugins/imageformats/libqjpeg.so \
+for f in joulebench-cli joulebench-demo-decoder joulebench-gpu-load joulebench-exec libexec/joulebench-exec \
+    include/joulebench/child.hpp python/joulebench_child.py gpu_check.sh libexec/qt.conf plugins/imageformats/libqjpeg.so \
     plugins/sqldrivers/libqsqlite.so; do
     [ -e "$b/$f" ] || fail "the bundle has no $f"
 done

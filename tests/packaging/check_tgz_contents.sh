@@ -8,7 +8,8 @@ tgz=$(the_one "$out"/*.tar.gz)
 files=$(tar -tzf "$tgz")
 top=$(printf '%s\n' "$files" | head -n1 | cut -d/ -f1)
 [ -n "$top" ] || fail "$tgz is empty"
-expect=("$top/bin/joulebench-cli" "$top/bin/joulebench-demo-decoder")
+expect=("$top/bin/joulebench-cli" "$top/bin/joulebench-demo-decoder" "$top/bin/joulebench-exec"
+    "$top/include/joulebench/child.hpp" "$top/share/joulebench/python/joulebench_child.py")
 [ "$has_gui" = 1 ] && expect+=("$top/bin/joulebench")
 for f in "${expect[@]}"; do
     grep -qx -- "$f" <<<"$files" || fail "$tgz does not contain $f"

@@ -18,6 +18,7 @@
 #include <jb/record/Interleaved.h>
 #include <jb/record/RecordJson.h>
 #include <jb/record/Verify.h>
+#include <jb/session/StartCheck.h>
 
 #include <QCheckBox>
 #include <QDir>
@@ -113,6 +114,7 @@ private slots:
     void runShowsRoundsAndVerdicts();
     void twoWorkloadsInterleavedFillTheComparison();
     void keepGoingDropsTheFailedWorkloadAndGoesOn();
+    void plainCommandIsThePlansExec();
     void savedRecordMatchesTheCli();
     void stopMidRoundKeepsTheRoundsDone();
     void closingTheWindowAsksStopsAndSaves();
@@ -414,6 +416,30 @@ void TestMeasurePage::twoWorkloadsInterleavedFillTheComparison()
     QVERIFY2(sum.contains(QStringLiteral("slow · ")) &&
                  sum.mid(sum.indexOf(QStringLiteral("slow · "))).contains(jb::fmt::significant(*own.median_j_per_decode, 4)),
              qPrintable(sum));
+}
+
+// "Run as a plain command" is the plan's exec (measure --exec): off by default, read back by
+// applyPlan, and the workloads the Start check probes are run by the exec shim.
+void TestMeasurePage::plainCommandIsThePlansExec()
+{
+    jb::RunForm form;
+    form.applyPlan(smallPlan(3, 80, dir_.filePath(QStringLiteral("pc.flag"))));
+    QVERIFY(!form.plainCommandCheck()->isChecked());
+    auto plan = form.plan();
+    QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().c_str());
+    QVERIFY(!plan->exec);
+    form.plainCommandCheck()->click();
+    plan = form.plan();
+    QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().c_str());
+    QVERIFY(plan->exec);
+    const auto probed = jb::planWorkloads(*plan);
+    QCOMPARE(probed.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(probed[0].argv[0]).endsWith(QStringLiteral("/joulebench-exec")));
+    QCOMPARE(probed[0].argv[1], std::string("--"));
+    QCOMPARE(probed[0].argv[2], plan->child[0]);
+    jb::RunForm other;
+    other.applyPlan(*plan);
+    QVERIFY(other.plainCommandCheck()->isChecked());
 }
 
 void TestMeasurePage::keepGoingDropsTheFailedWorkloadAndGoesOn()

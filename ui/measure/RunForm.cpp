@@ -5,6 +5,7 @@
 #include "measure/CounterModel.h"
 #include <jb/record/RecordJson.h>
 
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -96,6 +97,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     : QWidget(parent),
       options_(std::move(options)),
       command_(new QLineEdit(this)),
+      plainCommand_(new QCheckBox(tr("Run as a plain command"), this)),
       workdir_(new QLineEdit(this)),
       label_(new QLineEdit(this)),
       rounds_(new QSpinBox(this)),
@@ -116,6 +118,10 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     command_->setPlaceholderText(tr("program and arguments, e.g. ./decoder serve --jobs 4"));
     command_->setToolTip(tr("The decoder child's command line (no shell). It must print 'ready <jobs>', "
                             "answer 'go <k>' with 'done <decodes> <wall-ns>' and exit on 'exit'."));
+    plainCommand_->setObjectName(QStringLiteral("plainCommandCheck"));
+    plainCommand_->setToolTip(tr("The command does not speak the protocol (e.g. ffmpeg -i in.mp4 -f null -): "
+                                 "joulebench-exec runs it once per decode, k times per round, so its start-up "
+                                 "cost is inside each decode. Every workload compared is run so (measure --exec)."));
     workdir_->setObjectName(QStringLiteral("workdirEdit"));
     workdir_->setPlaceholderText(tr("(the current folder)"));
     label_->setObjectName(QStringLiteral("labelEdit"));
@@ -208,6 +214,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     auto* dirRow = new QHBoxLayout;
     dirRow->addWidget(workdir_, 1);
     dirRow->addWidget(browseDir);
+    dirRow->addWidget(plainCommand_);
 
     auto* child = new QGroupBox(tr("Child"), this);
     auto* cf = new QFormLayout(child);
@@ -303,6 +310,7 @@ RunForm::RunForm(CounterOptions options, QWidget* parent)
     for (QLineEdit* e : {command_, workdir_, label_})
         connect(e, &QLineEdit::textChanged, this, &RunForm::validate);
     connect(meta_, &QPlainTextEdit::textChanged, this, &RunForm::validate);
+    connect(plainCommand_, &QCheckBox::toggled, this, &RunForm::validate);
     connect(rounds_, &QSpinBox::valueChanged, this, &RunForm::validate);
     connect(k_, &QSpinBox::valueChanged, this, &RunForm::validate);
     connect(idle_, &QDoubleSpinBox::valueChanged, this, &RunForm::validate);
@@ -345,6 +353,7 @@ Result<Plan> RunForm::plan() const
     p.workdir = workdir_->text().trimmed().toStdString();
     p.counter_options = options_;
     p.with_samples = true;  // the GUI's record always holds the raw samples
+    p.exec = plainCommand_->isChecked();
     if (p.counters.empty())
         return Error{"counters: check at least one counter to read"};
     if (p.child.empty())
@@ -394,6 +403,7 @@ void RunForm::applyPlan(const Plan& p)
     counters_->setChecked(specs);
     meta_->setPlainText(p.meta.empty() ? QString() : QString::fromStdString(p.meta.dump()));
     children_->setKeepGoing(p.keep_going);
+    plainCommand_->setChecked(p.exec);
     validate();
 }
 
@@ -421,6 +431,7 @@ void RunForm::loadSettings()
     idle_->setValue(s.value(QStringLiteral("idle_s"), 3.0).toDouble());
     sample_->setValue(s.value(QStringLiteral("sample_ms"), 100.0).toDouble());
     meta_->setPlainText(s.value(QStringLiteral("meta")).toString());
+    plainCommand_->setChecked(s.value(QStringLiteral("exec"), false).toBool());
     const QStringList wanted = s.value(QStringLiteral("counters")).toStringList();
     s.endGroup();
     counters_->setChecked(wanted);
@@ -443,13 +454,14 @@ void RunForm::saveSettings() const
     s.setValue(QStringLiteral("sample_ms"), sample_->value());
     s.setValue(QStringLiteral("counters"), counters_->checked());
     s.setValue(QStringLiteral("meta"), meta_->toPlainText());
+    s.setValue(QStringLiteral("exec"), plainCommand_->isChecked());
     s.endGroup();
 }
 
 void RunForm::setRunning(bool running)
 {
     running_ = running;
-    for (QWidget* w : std::initializer_list<QWidget*>{command_, workdir_, label_, rounds_, k_, idle_, sample_,
+    for (QWidget* w : std::initializer_list<QWidget*>{command_, plainCommand_, workdir_, label_, rounds_, k_, idle_, sample_,
                                                       counterView_, meta_, compareBox_})
         w->setEnabled(!running);
     stop_->setEnabled(running);

@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
@@ -49,6 +50,7 @@ public:
     QPushButton* startButton() const { return start_; }
     QPushButton* stopButton() const { return stop_; }
     QLineEdit* commandEdit() const { return command_; }
+    QCheckBox* plainCommandCheck() const { return plainCommand_; }  // the plan's exec (measure --exec)
     QPlainTextEdit* metaEdit() const { return meta_; }
     CounterModel* counterModel() const { return counters_; }
     QLabel* simNote() const { return simNote_; }
@@ -70,6 +72,7 @@ private:
 
     CounterOptions options_;
     QLineEdit* command_;
+    QCheckBox* plainCommand_;
     QLineEdit* workdir_;
     QLineEdit* label_;
     QSpinBox* rounds_;
