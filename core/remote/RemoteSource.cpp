@@ -31,11 +31,9 @@ RemoteSource::RemoteSource(QObject* parent) : RunSource(parent)
     connect(&socket_, &QTcpSocket::readyRead, this, &RemoteSource::onReadable);
     connect(&socket_, &QTcpSocket::disconnected, this, [this] {
         onReadable();  // what came with the close
-        const bool was = running_;
         running_ = false;
         if (!ended_)
-            emit lost(hello_ ? QStringLiteral("the server %1 closed the connection before the run's end%2")
-                                   .arg(where_, was ? QString() : QString())
+            emit lost(hello_ ? QStringLiteral("the server %1 closed the connection before the run's end").arg(where_)
                              : QStringLiteral("the server %1 refused the connection (wrong token?)").arg(where_));
     });
     connect(&socket_, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError e) {
