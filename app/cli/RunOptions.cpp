@@ -105,6 +105,9 @@ void addMeasureOptions(QCommandLineParser& p)
         opt("library", "Add the record written with --out to this library (default $JOULEBENCH_LIBRARY, else "
                        "the user's library file).", "FILE|URL"),
         opt("no-library", "Do not add the record to a library."),
+        opt("serve", "Publish the run as it goes on [ADDR:]PORT (default address 127.0.0.1; port 0: any) for "
+                     "watching dashboards and a /metrics scrape (docs/REMOTE.md); the token is printed.",
+            "[ADDR:]PORT"),
         opt("name", "Several children: the name of each, in order (repeatable; {NAME} is substituted; default: "
                     "the child's command line).", "NAME"),
         opt("warmup", "Several children: blocks run first, recorded, and kept out of the statistics (default 0).", "N"),
@@ -309,6 +312,8 @@ jb::Result<MeasureCli> measureOptionsFrom(const QCommandLineParser& p, const QSt
     m.run.source = std::move(source);
     if (!p.isSet(QStringLiteral("no-library")))
         m.run.library = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
+    if (p.isSet(QStringLiteral("serve")))
+        m.run.serve = toStd(p.value(QStringLiteral("serve")));
     return m;
 
 }
@@ -334,6 +339,8 @@ jb::Result<jb::JobRunOptions> jobRunOptionsFrom(const QCommandLineParser& p)
         o.nvidia_smi = toStd(p.value(QStringLiteral("nvidia-smi")));
     if (!p.isSet(QStringLiteral("no-library")))
         o.library = jb::librarySpec(toStd(p.value(QStringLiteral("library"))));
+    if (p.isSet(QStringLiteral("serve")))
+        o.serve = toStd(p.value(QStringLiteral("serve")));
     return o;
 }
 

@@ -19,6 +19,8 @@
 #include <jb/jobs/Subprocess.h>
 #include <jb/library/Library.h>
 #include <jb/run/JobRun.h>
+#include "ServeCli.h"
+#include <jb/remote/RunServer.h>
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -66,6 +68,9 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
     const bool dry = options->dry_run;
     const bool follow = p.isSet(QStringLiteral("follow"));
     jb::JobRun run(file, *options);
+    if (!run.serveError().empty())
+        return usageError(command, toQ(run.serveError()));
+    announceServer(command, run.server());
     jb::JobQueue& queue = run.queue();
     int exit_code = kOk;
     // --dry-run: the checks the Jobs page's Dry Run makes (core/jobs/DryRun), and each command
@@ -149,6 +154,8 @@ int runJobs(const QString& command, const QCommandLineParser& p, const jb::JobFi
                     exit_code = kAborted;
             }
         }
+        if (run.server())
+            run.server()->flush(kServeFlushMs);
         QCoreApplication::exit(exit_code);
     });
 
@@ -421,6 +428,10 @@ int cmdJobs(const QStringList& args)
                                 "the user's library)."),
                  QStringLiteral("FILE|URL")});
     p.addOption({QStringLiteral("no-library"), QStringLiteral("run: do not add the manifests to a library.")});
+    p.addOption({QStringLiteral("serve"),
+                 QStringLiteral("run: publish the queue as it goes on [ADDR:]PORT (default address 127.0.0.1; "
+                                "port 0: any) for watching dashboards and a /metrics scrape (docs/REMOTE.md)."),
+                 QStringLiteral("[ADDR:]PORT")});
     p.addOption({QStringLiteral("run-dir"),
                  QStringLiteral("exec: the job's run folder (made by the driver; default: a new one)."),
                  QStringLiteral("DIR")});

@@ -5,10 +5,12 @@
 #include "CliCommon.h"
 #include "Commands.h"
 #include "RunOptions.h"
+#include "ServeCli.h"
 #include <jb/base/StopSignals.h>
 #include <jb/record/AtomicWrite.h>
 #include <jb/record/Interleaved.h>
 #include <jb/record/RecordJson.h>
+#include <jb/remote/RunServer.h>
 #include <jb/run/MeasureRun.h>
 #include <jb/session/RoundLine.h>
 
@@ -172,10 +174,13 @@ int cmdMeasure(const QStringList& argsIn)
                      [&run](int index, const jb::Round& r) { printRound(run, index, r); });
     QObject::connect(&run, &jb::MeasureRun::finished, [&](const jb::MeasureOutcome& o) {
         exitCode = m->several ? printSetOutcome(cmd, *m, o) : printRecordOutcome(cmd, run, o);
+        if (run.server())
+            run.server()->flush(kServeFlushMs);  // the watchers get the end before the server goes
         QCoreApplication::exit(exitCode);
     });
     if (jb::Status st = run.start(m->run); !st)
         return usageError(cmd, toQ(st.error()));
+    announceServer(cmd, run.server());
     QObject::connect(run.session(), &jb::Session::warning,
                      [&](const QString& w) { err() << cmd << ": warning: " << w << Qt::endl; });
 

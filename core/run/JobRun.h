@@ -19,6 +19,8 @@
 
 namespace jb {
 
+class RunServer;
+
 struct JobRunOptions {
     bool dry_run = false;
     // Where the local executor's energy counters are read (--powercap-root, --rapl-zone, ...).
@@ -30,6 +32,8 @@ struct JobRunOptions {
     std::string joulebench_cli;
     // The library each job's manifest joins (a spec for librarySpec); none: none.
     std::optional<std::string> library;
+    // Publish the queue as it goes (--serve [ADDR:]PORT, core/remote's RunServer); none: not.
+    std::optional<std::string> serve;
 };
 
 // The executors' options for a job file run with options.
@@ -51,6 +55,10 @@ public:
     void start() { queue_->start(); }
     void cancel() { queue_->cancel(); }
     bool finished() const { return queue_->finished(); }
+    // options.serve: the server listening from construction on (null where none), or why it
+    // could not listen (then there is no server; the front end refuses to run).
+    RunServer* server() const { return server_; }
+    const std::string& serveError() const { return serve_error_; }
 
 signals:
     void libraryAdded(const QString& path);
@@ -59,6 +67,8 @@ signals:
 private:
     JobRunOptions options_;
     std::unique_ptr<JobQueue> queue_;
+    RunServer* server_ = nullptr;
+    std::string serve_error_;
 };
 
 }  // namespace jb

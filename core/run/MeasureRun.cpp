@@ -6,6 +6,7 @@
 #include <jb/record/Interleaved.h>
 #include <jb/record/Journal.h>
 #include <jb/record/RecordJson.h>
+#include <jb/remote/RunServer.h>
 
 #include <QDir>
 #include <QFileInfo>
@@ -88,6 +89,8 @@ Status MeasureRun::start(MeasureRunOptions options)
     if (options_.plan.children.size() >= 2)
         live_ = std::make_unique<LiveComparison>(options_.plan, options_.baseline);
     const Plan launch = launchPlan(options_.plan);  // --exec: each command run by the shim
+    if (Status st = serve(); !st)
+        return st;
     if (where_ == Thread::Backend) {
         if (Status st = source_->start(launch); !st)
             return st;
@@ -102,8 +105,45 @@ Status MeasureRun::start(MeasureRunOptions options)
     connect(s, &Session::finished, this, &MeasureRun::finishRecord);
     connect(s, &Session::finishedSet, this,
             [this, s](const std::vector<Record>& records) { finishSet(records, s->drops(), s->order()); });
+    if (server_) {
+        RunServer* sv = server_;
+        connect(s, &Session::started, sv,
+                [sv, s](qint64 origin, const QStringList& counters) { sv->started(origin, counters, s->stores()); });
+        connect(s, &Session::phase, sv, &RunServer::phase);
+        connect(s, &Session::warning, sv, &RunServer::warning);
+        connect(s, &Session::childReady, sv, &RunServer::childReady);
+    }
     running_ = true;
     QMetaObject::invokeMethod(s, &Session::start, Qt::QueuedConnection);
+    return Ok{};
+}
+
+Status MeasureRun::serve()
+{
+    if (server_) {  // a server per run: the last run's watchers are done
+        server_->deleteLater();
+        server_ = nullptr;
+    }
+    if (!options_.serve)
+        return Ok{};
+    auto where = remote::parseServeAddress(*options_.serve);
+    if (!where)
+        return Error{where.error()};
+    auto* sv = new RunServer("measure", this);
+    if (Status st = sv->listen(*where); !st) {
+        delete sv;
+        return st;
+    }
+    server_ = sv;
+    sv->plan(options_.plan);
+    // The round goes out from onRound (both threads' runs); the end from the finish steps.
+    if (source_) {
+        connect(source_, &RunSource::started, sv,
+                [sv, this](qint64 origin, const QStringList& counters) { sv->started(origin, counters, source_->stores()); });
+        connect(source_, &RunSource::phase, sv, &RunServer::phase);
+        connect(source_, &RunSource::warning, sv, &RunServer::warning);
+        connect(source_, &RunSource::childReady, sv, &RunServer::childReady);
+    }
     return Ok{};
 }
 
@@ -129,6 +169,8 @@ void MeasureRun::abort(const QString& reason)
 
 void MeasureRun::onRound(int index, const Round& round)
 {
+    if (server_)
+        server_->round(index, round);
     emit roundFinished(index, round);
     if (!live_)
         return;
@@ -186,6 +228,8 @@ void MeasureRun::finishRecord(const Record& record)
             emit recordNotWritten(q(path), q(st.error()));
         }
     }
+    if (server_)
+        server_->ended(outcome_.records, outcome_.paths, outcome_.errors, outcome_.aborted);
     emit finished(outcome_);
 }
 
@@ -249,6 +293,8 @@ void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::
     }
     for (const std::string& path : outcome_.paths)
         addToLibrary(path);
+    if (server_)
+        server_->ended(outcome_.records, outcome_.paths, outcome_.errors, outcome_.aborted);
     emit finished(outcome_);
 }
 

@@ -26,6 +26,7 @@
 
 namespace jb {
 
+class RunServer;
 class RunSource;
 class SessionSource;
 
@@ -42,6 +43,8 @@ struct MeasureRunOptions {
     ojson source;        // the record's "source" (the code's git state); null: none
     // The library each written file joins (a spec for librarySpec: a file or URL); none: none.
     std::optional<std::string> library;
+    // Publish the run as it goes (--serve [ADDR:]PORT, core/remote's RunServer); none: not.
+    std::optional<std::string> serve;
 };
 
 // "label-20261205-120000[-aborted].json": a record's file name in the dashboard's folder.
@@ -87,6 +90,8 @@ public:
     // An interleaved run's comparison over the blocks finished so far (null for one child).
     const LiveComparison* liveComparison() const { return live_.get(); }
     const MeasureOutcome& outcome() const { return outcome_; }
+    // The run's server (options.serve), listening from start() on; null where none.
+    RunServer* server() const { return server_; }
 
     // The finish steps (called by the run itself; public for a session driven elsewhere).
     void finishRecord(const Record& record);
@@ -110,6 +115,7 @@ signals:
 private:
     void onRound(int index, const Round& round);
     void addToLibrary(const std::string& path);
+    Status serve();  // options_.serve: a server listening, fed by the run's signals
 
     Thread where_;
     MeasureRunOptions options_;
@@ -118,6 +124,7 @@ private:
     std::unique_ptr<LiveComparison> live_;
     SetCourse course_;  // Thread::Backend: the session's course, told just before its records
     MeasureOutcome outcome_;
+    RunServer* server_ = nullptr;
     bool running_ = false;
 };
 
