@@ -19,7 +19,9 @@ int cmdSummary(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Prints one row per record and whole-device counter: label, status, rounds, verdict counts, the "
-        "median energy per decode with its range over rounds, and the outlier rounds (1-based). Reads "
+        "median energy per decode with its range over rounds, and the outlier rounds (1-based). Where the "
+        "child marked phases, a table per counter: each phase's median marginal energy, its spread (MAD), span, "
+        "share of the round and the rounds where it was too short for the counter. Reads "
         "JouleBench records and the reference harness's alike."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("RECORD..."), QStringLiteral("Record files (JSON)."));
@@ -43,6 +45,11 @@ int cmdSummary(const QStringList& args)
     if (!records.empty()) {
         QTextStream& s = out();
         s << toQ(jb::summaryTable(records));
+        // Phases (the child's marks): one table per record and counter.
+        for (const auto& [file, rec] : records)
+            for (const std::string& spec : rec.wholeDeviceCounters())
+                if (const std::string t = jb::phaseTable(rec, spec); !t.empty())
+                    s << "\n" << toQ(file) << ": " << toQ(t);
         for (const auto& [file, rec] : records)
             for (const std::string& spec : rec.wholeDeviceCounters())
                 if (const jb::CoarseCounter c = jb::coarseCounter(rec, spec); c.coarse())

@@ -7,6 +7,7 @@
 
 #include <jb/record/RecordJson.h>
 #include <jb/record/Verify.h>
+#include <jb/stats/PhaseEnergy.h>
 
 #include <QCommandLineParser>
 
@@ -17,7 +18,7 @@ int cmdVerify(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Recomputes every round's figures (busy and idle brackets, window energy, marginal energy, ratio, "
-        "verdict, idle drift) from the raw samples a record holds, with the code the live run uses, and lists each stored "
+        "verdict, idle drift, each phase's energy) from the raw samples a record holds, with the code the live run uses, and lists each stored "
         "figure that disagrees by its JSON path. Records written with --samples can be verified.\n"
         "Exit status: 0 all agree, 1 some disagree, 2 bad file or nothing to verify."));
     p.addHelpOption();
@@ -33,7 +34,7 @@ int cmdVerify(const QStringList& args)
     const jb::Result<jb::Record> r = jb::loadRecord(path);
     if (!r)
         return usageError(args.value(0), toQ(r.error()));
-    const jb::VerifyReport rep = jb::verifyRecord(*r);
+    const jb::VerifyReport rep = jb::verifyRecordWithPhases(*r);
     if (!rep.verifiable) {
         for (const std::string& n : rep.notes)
             err() << "note: " << toQ(n) << '\n';

@@ -1,9 +1,11 @@
 #include <jb/child/DecoderChild.h>
 
+#include <jb/base/Clock.h>
 #include <jb/base/QtText.h>
 
 #include <QDir>
 #include <QFileInfo>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -79,6 +81,11 @@ void DecoderChild::start()
     proc_.setArguments(args);
     if (!workdir_.empty())
         proc_.setWorkingDirectory(qtext(workdir_));
+    // Phase markers are opt-in (the reference harness reads the first line after go as done):
+    // a child may send `mark` lines only when told so here.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QString::fromLatin1(kMarksEnv), QStringLiteral("1"));
+    proc_.setProcessEnvironment(env);
     proc_.setProcessChannelMode(forward_stderr_ ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
     // Its own process group, so ending it ends whatever it started, and a Ctrl-C meant for
     // the harness reaches the harness, which then ends the child and writes the record.
@@ -148,8 +155,18 @@ void DecoderChild::onReadyRead()
 
 void DecoderChild::takeLine()
 {
-    if (expect_ == Expect::Nothing)
-        return;  // lines wait in the buffer for the next request, as the reference reads them
+    // The arrival time of this batch of output: a marker is timed by when it reached us.
+    const std::int64_t arrived_ns = monotonicNs();
+    for (;;) {
+        if (expect_ == Expect::Nothing)
+            return;  // lines wait in the buffer for the next request, as the reference reads them
+        if (!takeOneLine(arrived_ns))
+            return;
+    }
+}
+
+bool DecoderChild::takeOneLine(std::int64_t arrived_ns)
+{
     const qsizetype nl = buffer_.indexOf('\n');
     if (nl < 0) {
         if (buffer_.size() > kMaxLineBytes) {
@@ -160,11 +177,21 @@ void DecoderChild::takeLine()
                                                       : QStringLiteral("done <decodes> <wall-ns>")));
             buffer_.clear();
         }
-        return;
+        return false;
     }
     const QByteArray line = buffer_.left(nl);
     buffer_.remove(0, nl + 1);
     const std::string text = line.toStdString();
+    if (expect_ == Expect::Done && isMarkLine(text)) {
+        auto m = parseMark(text);
+        if (!m) {
+            expect_ = Expect::Nothing;
+            emit failed(qtext(m.error()));
+            return false;
+        }
+        emit marked(m.value().name ? qtext(*m.value().name) : QString(), qint64(arrived_ns));
+        return true;  // the next line may be another mark or the done line
+    }
     const Expect was = expect_;
     expect_ = Expect::Nothing;
     if (was == Expect::Ready) {
@@ -180,6 +207,7 @@ void DecoderChild::takeLine()
         else
             emit failed(qtext(d.error()));
     }
+    return false;
 }
 
 void DecoderChild::onStderr()

@@ -39,6 +39,9 @@ public:
 signals:
     void ready(jb::ReadyLine line);
     void done(jb::DoneLine line);
+    // A `mark NAME` (name) or `mark -` (empty name) line between go and done, timed with
+    // jb::monotonicNs() as it arrived (the child was started with JOULEBENCH_MARKS=1).
+    void marked(QString name, qint64 t_ns);
     // A message naming the line the child sent or how it ended; the child may still run.
     void failed(QString message);
     void finished(int exitCode, bool crashed);
@@ -46,6 +49,7 @@ signals:
 private:
     void onReadyRead();
     void takeLine();
+    bool takeOneLine(std::int64_t arrived_ns);  // true: a mark was taken, look for the next line
     void onStderr();
     void onFinished(int code, QProcess::ExitStatus st);
     void onError(QProcess::ProcessError e);

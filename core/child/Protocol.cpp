@@ -103,6 +103,44 @@ Result<DoneLine> parseDone(std::string_view line)
     return d;
 }
 
+bool isMarkLine(std::string_view line)
+{
+    const auto w = words(line);
+    return !w.empty() && w[0] == "mark";
+}
+
+std::string markNameProblem(std::string_view name)
+{
+    if (name.empty())
+        return "the phase name is empty";
+    if (name.size() > kMaxMarkName)
+        return "the phase name is longer than " + std::to_string(kMaxMarkName) + " characters";
+    for (char c : name) {
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == ':' || c == '/' || c == '+' || c == '-';
+        if (!ok)
+            return std::string("the phase name holds ") + quoteLine(std::string_view(&c, 1)) +
+                   " (allowed: letters, digits and _ . : / + -)";
+    }
+    return {};
+}
+
+Result<MarkLine> parseMark(std::string_view line)
+{
+    const auto w = words(line);
+    if (w.empty() || w[0] != "mark")
+        return Error{"the child sent " + quoteLine(line) + " where 'mark <phase>' was expected"};
+    if (w.size() < 2)
+        return Error{"the child sent " + quoteLine(line) + ": 'mark' needs a phase name (or '-' to end the phase)"};
+    if (w.size() > 2)
+        return Error{"the child sent " + quoteLine(line) + ": 'mark' takes one phase name, without spaces"};
+    if (w[1] == "-")
+        return MarkLine{std::nullopt};
+    if (const std::string why = markNameProblem(w[1]); !why.empty())
+        return Error{"the child sent " + quoteLine(line) + ": " + why};
+    return MarkLine{std::string(w[1])};
+}
+
 std::string formatGo(int k)
 {
     return "go " + std::to_string(k) + "\n";

@@ -4,6 +4,12 @@
 //   parent -> `go <k>`                         decode the n jobs k times
 //   child -> `done <decodes> <wall-ns> [note...]`
 //   parent -> `exit`
+// JouleBench's opt-in addition, phase markers (docs/RECORD.md, "Phases"): a
+// child started with JOULEBENCH_MARKS=1 in its environment may send, between `go` and `done`,
+//   child -> `mark NAME`   ends the open phase (if any) and opens NAME
+//   child -> `mark -`      ends the open phase, opens none
+// NAME: 1..64 characters of [A-Za-z0-9_.:/+-] ('/' nests: "train/forward" is inside "train").
+// `done` ends the open phase. The reference never sets the variable, so its children send none.
 #include <jb/base/Result.h>
 
 #include <cstdint>
@@ -23,9 +29,22 @@ struct DoneLine {
     std::optional<std::string> note;  // the words after wall-ns joined by one space
 };
 
+struct MarkLine {
+    std::optional<std::string> name;  // none: `mark -` (ends the open phase)
+};
+
+inline constexpr std::size_t kMaxMarkName = 64;
+inline constexpr const char* kMarksEnv = "JOULEBENCH_MARKS";  // "1": the child may send marks
+
 // Errors quote the line (shortened) and say what was expected.
 Result<ReadyLine> parseReady(std::string_view line);
 Result<DoneLine> parseDone(std::string_view line);
+// Is this line a marker (its first word is `mark`)? Then parseMark says whether it is a good one.
+bool isMarkLine(std::string_view line);
+Result<MarkLine> parseMark(std::string_view line);
+// A phase name as the convention allows (1..64 of [A-Za-z0-9_.:/+-]); empty where it is, else
+// what is wrong with it.
+std::string markNameProblem(std::string_view name);
 
 std::string formatGo(int k);  // "go <k>\n"
 std::string formatExit();     // "exit\n"

@@ -27,6 +27,27 @@ const std::vector<Interval>* Record::samplesOf(const std::string& spec) const
     return nullptr;
 }
 
+bool Record::hasPhases() const
+{
+    return std::any_of(rounds.begin(), rounds.end(), [](const Round& r) { return !r.marks.empty(); });
+}
+
+std::vector<PhaseSummary> phaseSummaryOf(const Record& r, const std::string& spec)
+{
+    std::vector<std::vector<PhaseFigure>> figures;
+    std::vector<std::optional<double>> marginal;
+    for (const Round& round : r.rounds) {
+        std::vector<PhaseFigure> f;
+        for (const auto& [k, v] : round.phase_energy)
+            if (k == spec)
+                f = v;
+        figures.push_back(std::move(f));
+        const CounterRound* c = round.counter(spec);
+        marginal.push_back(c && c->has_marginal ? std::optional<double>(c->marginal_nj / 1e9) : std::nullopt);
+    }
+    return summarizePhases(figures, marginal);
+}
+
 CounterSummary summaryOf(const Record& r, const std::string& spec)
 {
     std::vector<RoundForSummary> in;

@@ -3,6 +3,7 @@
 // units and types) plus JouleBench's additions, which are only ever new keys.
 // RecordJson.h turns it into JSON and back (errors name the JSON path).
 #include <jb/base/Interval.h>
+#include <jb/stats/Phases.h>
 #include <jb/stats/Statistics.h>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,11 @@ struct Round {
     // JouleBench additions.
     std::optional<std::array<std::int64_t, 2>> window;                   // [t0_ns, t1_ns] of the busy window
     std::optional<std::array<std::array<std::int64_t, 2>, 2>> brackets;  // idle before, after
+    // Phases (the child's `mark` lines, child/Protocol.h): the busy window's spans as marked,
+    // and per whole-device counter each phase's figures (stats/PhaseEnergy.h). Empty for a child
+    // that sent no marks: the round is written as before.
+    std::vector<MarkSpan> marks;
+    std::vector<std::pair<std::string, std::vector<PhaseFigure>>> phase_energy;
 
     // Round keys neither the reference nor JouleBench knows, kept as they were (written last).
     ojson extra = ojson::object();
@@ -107,15 +113,20 @@ struct Record {
     // The `summary` key as it was read from a file. Never written back (toJson computes the
     // summary afresh with summaryOf); `verify` compares the two.
     std::optional<ojson> loaded_summary;
+    // The same for `phase_summary` (written where a round has marks).
+    std::optional<ojson> loaded_phase_summary;
 
     // The whole-device counters that have per-round figures (rounds' counter keys).
     std::vector<std::string> wholeDeviceCounters() const;
     const std::vector<Interval>* samplesOf(const std::string& spec) const;
     bool isAborted() const { return status && *status == "aborted"; }
+    bool hasPhases() const;  // some round has marks
 };
 
 // Summary of one counter over the record's rounds (computed, never stored as truth).
 CounterSummary summaryOf(const Record& r, const std::string& spec);
+// One counter's phases over the record's rounds (their stored phase_energy figures).
+std::vector<PhaseSummary> phaseSummaryOf(const Record& r, const std::string& spec);
 // The same per workload of an interleaved run: workload_of_round[i] is round i's workload (a
 // round past its end, or marked -1, belongs to none); one summary per workload, 0..workloads-1.
 std::vector<CounterSummary> summariesByWorkload(const Record& r, const std::string& spec,

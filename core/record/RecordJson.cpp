@@ -129,11 +129,51 @@ GpuTime readGpuTime(const ojson& v, const std::string& path)
     return g;
 }
 
+std::vector<MarkSpan> readMarks(const ojson& v, const std::string& path)
+{
+    asArray(v, path, "an array of marks {\"name\", \"t0_ns\", \"t1_ns\"}");
+    std::vector<MarkSpan> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string p = jsonPathIndex(path, i);
+        const ojson& m = asObject(v[i], p);
+        MarkSpan s;
+        s.name = asString(need(m, p, "name", "a phase name"), jsonPathKey(p, "name"), true);
+        s.t0_ns = asInt(need(m, p, "t0_ns", "an integer"), jsonPathKey(p, "t0_ns"));
+        s.t1_ns = asInt(need(m, p, "t1_ns", "an integer"), jsonPathKey(p, "t1_ns"));
+        if (s.t1_ns < s.t0_ns)
+            jsonFail(p, "ends (" + std::to_string(s.t1_ns) + ") before it starts (" + std::to_string(s.t0_ns) + ")");
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::vector<PhaseFigure> readPhaseFigures(const ojson& v, const std::string& path)
+{
+    asArray(v, path, "an array of phases");
+    std::vector<PhaseFigure> out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string p = jsonPathIndex(path, i);
+        const ojson& m = asObject(v[i], p);
+        PhaseFigure f;
+        f.name = asString(need(m, p, "name", "a phase name"), jsonPathKey(p, "name"), true);
+        f.passes = asSmallInt(need(m, p, "passes", "an integer"), jsonPathKey(p, "passes"));
+        f.span_s = asNumberAtLeast(need(m, p, "span_s", "a number"), jsonPathKey(p, "span_s"), 0.0);
+        f.energy_j = asNumberOrNull(need(m, p, "energy_j", "a number or null"), jsonPathKey(p, "energy_j"));
+        f.marginal_j = asNumberOrNull(need(m, p, "marginal_j", "a number or null"), jsonPathKey(p, "marginal_j"));
+        f.updates = asNumberOrNull(need(m, p, "updates", "a number or null"), jsonPathKey(p, "updates"));
+        f.too_short = asStringOrNull(need(m, p, "too_short", "a string or null"), jsonPathKey(p, "too_short"));
+        if (f.too_short && (f.energy_j || f.marginal_j))
+            jsonFail(p, "a phase that is too short has no figure (energy_j and marginal_j are null)");
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 bool isKnownRoundKey(const std::string& k)
 {
     static const std::set<std::string> kKnown{"load_avg_before", "decodes", "child_wall_ns", "window_ns",
                                               "child_note",      "task",    "gpu_time",      "load_avg_after",
-                                              "window",          "brackets"};
+                                              "window",          "brackets", "marks",        "phase_energy"};
     return kKnown.count(k) > 0;
 }
 
@@ -163,6 +203,13 @@ Round readRound(const ojson& v, const std::vector<std::string>& counters, const 
             wrongType(b, bp, "an array of 2 brackets [t0_ns, t1_ns] (idle before, idle after)");
         r.brackets = std::array<std::array<std::int64_t, 2>, 2>{asSpan(b[0], jsonPathIndex(bp, 0)),
                                                                 asSpan(b[1], jsonPathIndex(bp, 1))};
+    }
+    if (v.contains("marks"))
+        r.marks = readMarks(v["marks"], jsonPathKey(path, "marks"));
+    if (v.contains("phase_energy")) {
+        const std::string pp = jsonPathKey(path, "phase_energy");
+        for (const auto& [spec, f] : asObject(v["phase_energy"], pp).items())
+            r.phase_energy.emplace_back(spec, readPhaseFigures(f, jsonPathKey(pp, spec)));
     }
     for (const auto& [k, val] : v.items()) {
         if (isKnownRoundKey(k))
@@ -295,6 +342,8 @@ Record readRecord(const ojson& j)
             r.sampler.emplace_back(k, readSampler(v, jsonPathKey("$.sampler", k)));
     if (j.contains("summary"))
         r.loaded_summary = asObject(j["summary"], "$.summary");
+    if (j.contains("phase_summary"))
+        r.loaded_phase_summary = asObject(j["phase_summary"], "$.phase_summary");
     if (j.contains("samples"))
         for (const auto& [k, v] : asObject(j["samples"], "$.samples").items())
             r.samples.emplace_back(k, readIntervals(v, jsonPathKey("$.samples", k)));
@@ -302,7 +351,7 @@ Record readRecord(const ojson& j)
     static const std::set<std::string> kKnown{"label",    "meta",   "rounds",   "jobs",         "k",
                                               "counters", "idle_s", "sample_s", "host",         "child",
                                               "tool",     "status", "error",    "counter_info", "sampler",
-                                              "summary",  "samples"};
+                                              "summary",  "samples", "phase_summary"};
     for (const auto& [k, v] : j.items())
         if (!kKnown.count(k))
             r.extra[k] = v;
@@ -366,10 +415,74 @@ ojson roundToJson(const Round& r)
         const auto& b = *r.brackets;
         o["brackets"] = ojson::array({pair64(b[0][0], b[0][1]), pair64(b[1][0], b[1][1])});
     }
+    if (!r.marks.empty())
+        o["marks"] = marksToJson(r.marks);
+    if (!r.phase_energy.empty()) {
+        ojson pe = ojson::object();
+        for (const auto& [spec, f] : r.phase_energy)
+            pe[spec] = phaseFiguresToJson(f);
+        o["phase_energy"] = std::move(pe);
+    }
     if (r.extra.is_object())
         for (const auto& [k, v] : r.extra.items())
             if (!o.contains(k))
                 o[k] = v;
+    return o;
+}
+
+ojson marksToJson(const std::vector<MarkSpan>& marks)
+{
+    ojson a = ojson::array();
+    for (const MarkSpan& m : marks) {
+        ojson o = ojson::object();
+        o["name"] = m.name;
+        o["t0_ns"] = m.t0_ns;
+        o["t1_ns"] = m.t1_ns;
+        a.push_back(std::move(o));
+    }
+    return a;
+}
+
+ojson phaseFiguresToJson(const std::vector<PhaseFigure>& figures)
+{
+    auto num = [](const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); };
+    ojson a = ojson::array();
+    for (const PhaseFigure& f : figures) {
+        ojson o = ojson::object();
+        o["name"] = f.name;
+        o["passes"] = f.passes;
+        o["span_s"] = f.span_s;
+        o["energy_j"] = num(f.energy_j);
+        o["marginal_j"] = num(f.marginal_j);
+        o["updates"] = num(f.updates);
+        o["too_short"] = f.too_short ? ojson(*f.too_short) : ojson(nullptr);
+        a.push_back(std::move(o));
+    }
+    return a;
+}
+
+ojson phaseSummaryToJson(const Record& r)
+{
+    auto num = [](const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); };
+    ojson o = ojson::object();
+    o["spread"] = kPhaseSpreadName;
+    for (const std::string& spec : r.wholeDeviceCounters()) {
+        ojson a = ojson::array();
+        for (const PhaseSummary& s : phaseSummaryOf(r, spec)) {
+            ojson p = ojson::object();
+            p["name"] = s.name;
+            p["rounds"] = s.rounds;
+            p["too_short_rounds"] = s.too_short_rounds;
+            p["median_marginal_j"] = num(s.median_marginal_j);
+            p["mad_marginal_j"] = num(s.mad_marginal_j);
+            p["median_energy_j"] = num(s.median_energy_j);
+            p["median_span_s"] = s.median_span_s;
+            p["share"] = num(s.share);
+            a.push_back(std::move(p));
+        }
+        if (!a.empty())
+            o[spec] = std::move(a);
+    }
     return o;
 }
 
@@ -478,6 +591,9 @@ ojson toJson(const Record& r)
             s[spec] = summaryToJson(summaryOf(r, spec));
         o["summary"] = std::move(s);
     }
+    // Phases across rounds, only where a round has marks (a run without phases is written as before).
+    if (r.hasPhases() || r.loaded_phase_summary)
+        o["phase_summary"] = phaseSummaryToJson(r);
     if (!r.samples.empty()) {
         ojson s = ojson::object();
         for (const auto& [spec, iv] : r.samples)

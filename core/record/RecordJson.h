@@ -28,6 +28,11 @@ ojson counterRoundToJson(const CounterRound& c);
 ojson bracketToJson(const std::optional<Bracket>& b);  // null where absent
 ojson samplerToJson(const SamplerFigures& s);
 ojson summaryToJson(const CounterSummary& s);
+// Phases: a round's marks [{"name", "t0_ns", "t1_ns"}], one counter's phase figures, and the
+// record's phase_summary ({"spread": "mad", "<spec>": [per phase]}); docs/RECORD.md.
+ojson marksToJson(const std::vector<MarkSpan>& marks);
+ojson phaseFiguresToJson(const std::vector<PhaseFigure>& f);
+ojson phaseSummaryToJson(const Record& r);
 // {"t0_ns": [...], "t1_ns": [...], "nj": [...]}: columns, as the sample store keeps them.
 ojson intervalsToJson(std::span<const Interval> iv);
 

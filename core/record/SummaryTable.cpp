@@ -26,7 +26,87 @@ std::string outliers(const std::vector<int>& rounds)
     return s;
 }
 
+std::vector<std::string> alignRows(const std::vector<std::vector<std::string>>& rows)
+{
+    std::vector<std::size_t> width;
+    for (const auto& row : rows) {
+        width.resize(std::max(width.size(), row.size()), 0);
+        for (std::size_t c = 0; c < row.size(); ++c)
+            width[c] = std::max(width[c], row[c].size());
+    }
+    std::vector<std::string> out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            line += row[c];
+            if (c + 1 < row.size())
+                line.append(width[c] - row[c].size() + 2, ' ');
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
 }  // namespace
+
+std::vector<PhaseRow> phaseRows(const Record& r, const std::string& spec)
+{
+    std::vector<PhaseRow> out;
+    for (const PhaseSummary& s : phaseSummaryOf(r, spec)) {
+        PhaseRow row;
+        row.name = s.name;
+        row.marginal_j = jString(s.median_marginal_j);
+        row.spread_j = jString(s.mad_marginal_j);
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.4g ms", s.median_span_s * 1e3);
+        row.span = buf;
+        if (s.share) {
+            std::snprintf(buf, sizeof buf, "%.0f%%", *s.share * 100.0);
+            row.share = buf;
+        } else {
+            row.share = "-";
+        }
+        row.all_too_short = s.rounds > 0 && s.too_short_rounds == s.rounds;
+        if (row.all_too_short)
+            row.too_short = "too short for the counter (every round)";
+        else if (s.too_short_rounds > 0)
+            row.too_short = "too short in " + std::to_string(s.too_short_rounds) + " of " + std::to_string(s.rounds) +
+                " rounds";
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+std::string phaseTable(const Record& r, const std::string& spec)
+{
+    const std::vector<PhaseRow> rows = phaseRows(r, spec);
+    if (rows.empty())
+        return {};
+    std::vector<std::vector<std::string>> cells;
+    cells.push_back({"phase", "marginal J", "spread (MAD)", "span", "share", ""});
+    for (const PhaseRow& p : rows)
+        cells.push_back({p.name, p.marginal_j, p.spread_j, p.span, p.share, p.too_short});
+    std::string out = "phases on " + spec + " (median over rounds; spread: MAD; share of the round's marginal J):\n";
+    for (const std::string& line : alignRows(cells))
+        out += "  " + line + "\n";
+    // Why a phase was too short, in the counter's words (its first too-short round).
+    auto firstReason = [&](const std::string& name) -> std::string {
+        for (const Round& rd : r.rounds)
+            for (const auto& [k, figures] : rd.phase_energy)
+                if (k == spec)
+                    for (const PhaseFigure& f : figures)
+                        if (f.name == name && f.too_short)
+                            return *f.too_short;
+        return {};
+    };
+    for (const PhaseRow& p : rows)
+        if (!p.too_short.empty())
+            if (const std::string why = firstReason(p.name); !why.empty())
+                out += "  " + p.name + ": " + why + "\n";
+    return out;
+}
 
 std::string summaryTable(const std::vector<std::pair<std::string, Record>>& records)
 {

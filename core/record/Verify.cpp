@@ -99,6 +99,11 @@ std::int64_t bracketTailNs(const Record& r, const std::string& spec)
     return std::isfinite(ms) && ms > 0 ? std::int64_t(std::llround(ms * 1e6)) : 0;
 }
 
+void compareFigures(const std::string& path, const ojson* stored, const ojson* recomputed, VerifyReport& rep)
+{
+    compareJson(path, stored, recomputed, rep);
+}
+
 VerifyReport verifyRecord(const Record& r)
 {
     VerifyReport rep;

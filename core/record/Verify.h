@@ -41,6 +41,12 @@ inline constexpr double kVerifyRelTolerance = 1e-9;
 
 VerifyReport verifyRecord(const Record& r);
 
+// Compares a stored JSON value with its recomputation leaf by leaf (floats within
+// kVerifyRelTolerance), adding to rep's figures_checked and disagreements by path; null
+// pointers stand for a missing key. For checks that live outside this library
+// (stats/PhaseEnergy's verifyPhaseEnergy).
+void compareFigures(const std::string& path, const ojson* stored, const ojson* recomputed, VerifyReport& rep);
+
 // The tail an averaged counter's brackets waited out (the record's
 // averaged_brackets.<spec>.tail_ms, in ns); 0 where none is named. Verify cuts with it
 // (stats/RoundTimes), as the session did.

@@ -9,6 +9,7 @@
 #include <jb/sampling/Sampler.h>
 #include <jb/stats/CounterResolution.h>
 #include <jb/stats/Paired.h>
+#include <jb/stats/PhaseEnergy.h>
 #include <jb/stats/RoundTimes.h>
 #include <jb/stats/SessionChecks.h>
 
@@ -234,6 +235,10 @@ void Session::start()
             if (index == active_ && mine())
                 onDone(line);
         });
+        connect(c, &DecoderChild::marked, this, [this, index, mine](const QString& name, qint64 t_ns) {
+            if (index == active_ && mine())
+                onMark(name, t_ns);
+        });
         connect(c, &DecoderChild::failed, this,
                 [this, index](const QString& m) { onChildTrouble(index, m.toStdString()); });
         connect(c, &DecoderChild::finished, this, [this, index](int code, bool crashed) {
@@ -435,6 +440,7 @@ void Session::afterTaskBefore()
         gpu_before_ = g.value();
     }
     state_ = State::Busy;
+    open_mark_.reset();
     busy_t0_ = monotonicNs();
     emit phase({PhaseEvent::BusyStarted, int(rounds_.size()), busy_t0_});
     if (plan_.round_timeout_s)
@@ -448,6 +454,11 @@ void Session::onDone(const DoneLine& line)
         return;
     busy_t1_ = monotonicNs();
     timeout_timer_.stop();
+    if (open_mark_) {  // `done` ends the open phase
+        open_mark_->t1_ns = busy_t1_;
+        current_.marks.push_back(*open_mark_);
+        open_mark_.reset();
+    }
     emit phase({PhaseEvent::BusyEnded, int(rounds_.size()), busy_t1_});
     current_.decodes = line.decodes;
     current_.child_wall_ns = line.wall_ns;
@@ -503,6 +514,32 @@ void Session::afterTaskAfter()
     if (interleaved() && int(rounds_.size()) + 1 < plannedRounds())
         setWorkloadFor(int(rounds_.size()) + 1);
     beginIdle();
+}
+
+void Session::onMark(const QString& name, std::int64_t t_ns)
+{
+    if (state_ != State::Busy)
+        return;
+    t_ns = std::max(t_ns, busy_t0_);
+    if (open_mark_) {
+        open_mark_->t1_ns = std::max(t_ns, open_mark_->t0_ns);
+        current_.marks.push_back(*open_mark_);
+        open_mark_.reset();
+    }
+    if (!name.isEmpty())
+        open_mark_ = MarkSpan{name.toStdString(), t_ns, t_ns};
+    emit phaseMarked(int(rounds_.size()), name, qint64(t_ns));
+}
+
+void Session::addPhaseEnergy(Record& r) const
+{
+    if (!r.hasPhases())
+        return;
+    std::vector<std::pair<std::string, std::vector<Interval>>> samples;
+    for (const auto& s : samplers_)
+        samples.emplace_back(s->spec(), s->store()->all());
+    // The counters' own facts as the record has them (sampler figures, profiles) set the limits.
+    fillPhaseEnergy(r, samples);
 }
 
 void Session::finishRound()
@@ -751,6 +788,7 @@ void Session::finish(std::optional<std::string> error)
                     r.rounds.push_back(rounds_[k]);
             }
             r.extra["warmup_rounds"] = std::move(warm);
+            addPhaseEnergy(r);
             if (plan_.with_samples)
                 for (const auto& s : samplers_)
                     r.samples.emplace_back(s->spec(), s->store()->all());
@@ -847,6 +885,7 @@ Record Session::snapshot() const
 {
     Record r = baseRecord();
     r.rounds = rounds_;
+    addPhaseEnergy(r);
     if (plan_.with_samples)
         for (const auto& s : samplers_)
             r.samples.emplace_back(s->spec(), s->store()->all());

@@ -75,6 +75,10 @@ signals:
     void childReady(qint64 jobs);
     void phase(jb::PhaseEvent event);
     void roundFinished(int index, jb::Round round);
+    // The child marked a phase boundary in round `round` (0-based): `mark NAME` (name) or
+    // `mark -` (empty), at t_ns on the monotonic clock (child/Protocol.h). The round's marks
+    // and, at the end, each phase's energy are in its record (Round::marks, phase_energy).
+    void phaseMarked(int round, QString name, qint64 t_ns);
     void warning(QString message);  // e.g. a counter read failed (the run goes on)
     // Always emitted once: status "complete" or "aborted" (with error). With plan.with_samples
     // the raw intervals are in the record.
@@ -94,6 +98,10 @@ private:
     void endIdle();
     void beginRound();
     void onDone(const DoneLine& line);
+    void onMark(const QString& name, std::int64_t t_ns);
+    // Each round's phase figures from the counters' stores (stats/PhaseEnergy), where a round
+    // has marks.
+    void addPhaseEnergy(Record& r) const;
     void finishRound();
     // hwmon channels, RAPL zones and the package zones a rapl:packages sum adds are read back to
     // back (second copies, every 20 ms) over the first idle bracket; two whose advances were
@@ -170,6 +178,7 @@ private:
     std::int64_t phase_offset_ns_ = 0;
     std::int64_t busy_t0_ = 0, busy_t1_ = 0;
     Round current_;
+    std::optional<MarkSpan> open_mark_;  // the phase the child marked last, still open
     std::vector<Round> rounds_;
     std::string started_at_;  // set by start(): the record's started_at
     std::vector<std::string> warnings_;

@@ -223,6 +223,42 @@ std::string roundLimitText(const std::string& spec, std::int64_t window_ns, cons
     return {};
 }
 
+PhaseLimit phaseLimit(const Record& r, const std::string& spec, std::int64_t span_ns)
+{
+    PhaseLimit out;
+    const CounterCadence cad = cadenceOf(r, spec);
+    const std::optional<ObservedCadence> obs = observedCadence(r, spec);
+    const double period_ms = cad.period_s ? *cad.period_s * 1e3 : 0.0;
+    const double every_ms = std::max(obs ? obs->ms : 0.0, period_ms);
+    const std::optional<CounterProfile> profile = profileOf(r, spec);
+    const double span_ms = double(span_ns) / 1e6;
+    if (every_ms > 0) {
+        out.updates = span_ms / every_ms;
+        if (*out.updates < kPhaseUpdates) {
+            std::string why = obs && obs->ms >= period_ms ? "a new value " + obs->text
+                                                          : "read every " + ms(period_ms) + ", the sampling period";
+            if (profile)
+                if (const std::string smp = samplingText(*profile); !smp.empty())
+                    why += "; " + smp;
+            out.too_short = "too short for " + spec + ": " + count(*out.updates) +
+                (count(*out.updates) == "1" ? " update" : " updates") + " in " + ms(span_ms) + ", needs " +
+                count(kPhaseUpdates) + " (" + why + ")";
+            return out;
+        }
+    }
+    if (profile && profile->averages() && span_ms < kPhaseUpdates * profile->averaging_window_ms) {
+        out.too_short = formatted("too short for %s: a %.3g s phase against its %.3g s averaging window, needs %.3g s (%s)",
+                                  spec.c_str(), span_ms / 1e3, profile->averaging_window_ms / 1e3,
+                                  kPhaseUpdates * profile->averaging_window_ms / 1e3,
+                                  profile->measured ? "its measured profile" : "its kind's default profile");
+        return out;
+    }
+    if (every_ms <= 0)
+        out.too_short = "too short for " + spec + ": the record says neither the counter's update period nor its "
+                        "sampling period, so no phase can be resolved";
+    return out;
+}
+
 std::string neverAdvancedText(const std::string& spec, const CounterCadence& cadence, const CounterRound& round)
 {
     const std::optional<Bracket>* parts[] = {&round.idle_before, &round.busy, &round.idle_after};

@@ -94,6 +94,19 @@ std::string roundLimitText(const std::string& spec, std::int64_t window_ns, cons
 std::string neverAdvancedText(const std::string& spec, const CounterCadence& cadence, const CounterRound& round);
 // Every counter's limit text for a round of a record (counters within their limits left out).
 std::vector<std::pair<std::string, std::string>> roundLimits(const Record& r, std::size_t round);
+// A phase of a round (stats/PhaseEnergy.h) needs this many counter updates for a figure.
+inline constexpr double kPhaseUpdates = 2.0;
+// What the counter makes of a phase span_ns long: the updates in it (the span over the longer of
+// the counter's observed update period, observedCadence, and the sampling period: a phase
+// cannot be resolved finer than the reads), and where it is under kPhaseUpdates, or short against
+// the averaging window of a counter that averages (its profile), why it is too short, in the
+// words of roundLimitText: "too short for rapl: 0.3 updates in 30 ms, needs 2 (a new value every
+// 100 ms, the sampler's figure)".
+struct PhaseLimit {
+    std::optional<double> updates;
+    std::string too_short;  // empty: within the counter's limits
+};
+PhaseLimit phaseLimit(const Record& r, const std::string& spec, std::int64_t span_ns);
 // "it senses about 25% of each 100 ms period", or empty for a counter that does not sample.
 std::string samplingText(const CounterProfile& p);
 

@@ -25,6 +25,51 @@ private slots:
         QTest::newRow("negative") << "ready -1" << false << qint64(0) << "not a non-negative integer";
         QTest::newRow("float") << "ready 1.5" << false << qint64(0) << "not a non-negative integer";
     }
+    void mark_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("name");  // empty: `mark -`
+        QTest::addColumn<QString>("error");
+        QTest::newRow("plain") << "mark decode" << true << "decode" << "";
+        QTest::newRow("nested, every allowed character") << "mark train/fwd_1.a:b+c-d" << true
+                                                         << "train/fwd_1.a:b+c-d" << "";
+        QTest::newRow("spaces and CR") << "  mark\tparse \r" << true << "parse" << "";
+        QTest::newRow("end the phase") << "mark -" << true << "" << "";
+        QTest::newRow("64 characters") << QString(QStringLiteral("mark ") + QString(64, QLatin1Char('x'))) << true << QString(64, QLatin1Char('x'))
+                                       << "";
+        QTest::newRow("65 characters") << QString(QStringLiteral("mark ") + QString(65, QLatin1Char('x'))) << false << ""
+                                       << "longer than 64 characters";
+        QTest::newRow("no name") << "mark" << false << "" << "'mark' needs a phase name";
+        QTest::newRow("two words") << "mark a b" << false << "" << "'mark a b': 'mark' takes one phase name";
+        QTest::newRow("bad character") << "mark a!b" << false << "" << "the phase name holds '!'";
+        QTest::newRow("not a mark") << "done 1 2" << false << "" << "where 'mark <phase>' was expected";
+    }
+    void mark()
+    {
+        QFETCH(QString, line);
+        QFETCH(bool, ok);
+        QFETCH(QString, name);
+        QFETCH(QString, error);
+        const auto m = parseMark(line.toStdString());
+        QCOMPARE(m.ok(), ok);
+        if (ok) {
+            QCOMPARE(isMarkLine(line.toStdString()), true);
+            QCOMPARE(QString::fromStdString(m->name.value_or("")), name);
+            QCOMPARE(m->name.has_value(), !name.isEmpty());
+        } else {
+            QVERIFY2(QString::fromStdString(m.error()).contains(error), m.error().c_str());
+        }
+    }
+    void markLinesAreTold()
+    {
+        QVERIFY(isMarkLine("mark x"));
+        QVERIFY(isMarkLine(" mark"));
+        QVERIFY(!isMarkLine("marker x"));
+        QVERIFY(!isMarkLine("done 4 100"));
+        QVERIFY(!isMarkLine(""));
+        QCOMPARE(std::string(kMarksEnv), std::string("JOULEBENCH_MARKS"));
+    }
     void ready()
     {
         QFETCH(QString, line);

@@ -52,6 +52,18 @@ inline std::int64_t raise(const std::string& flag, double busy_w)
     return t0;
 }
 
+// Ends the open span and opens the next one at the same instant, drawing busy_w (a child's
+// phases, each at its own power: fakezone --busy-from-flag books each span at its W). The span
+// ends in FLAG.end before FLAG names the next one, so a zone that sees the new FLAG finds the
+// old span's end. Returns the instant.
+inline std::int64_t shift(const std::string& flag, double busy_w)
+{
+    const std::int64_t t = nowNs();
+    writeWhole(flag + ".end", std::to_string(t) + "\n");
+    writeWhole(flag, "busy " + std::to_string(busy_w) + " " + std::to_string(t) + "\n");
+    return t;
+}
+
 // Lowers the flag, waits (at most timeout) for every live watcher to book the span, returns T1.
 inline std::int64_t lower(const std::string& flag, std::chrono::milliseconds timeout = std::chrono::milliseconds(2000))
 {

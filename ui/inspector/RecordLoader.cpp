@@ -1,6 +1,7 @@
 #include "inspector/RecordLoader.h"
 
 #include <jb/record/RecordLoad.h>
+#include <jb/stats/PhaseEnergy.h>
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -69,7 +70,7 @@ int RecordLoader::load(const QString& path)
             lr->bytes = std::make_shared<const std::string>(std::move(f.bytes));
             auto rec = std::make_shared<const Record>(std::move(f.record).value());
             t.restart();
-            lr->verify = verifyRecord(*rec);
+            lr->verify = verifyRecordWithPhases(*rec);
             lr->verify_ms = double(t.nsecsElapsed()) / 1e6;
             lr->record = std::move(rec);
             out->record = std::move(lr);
