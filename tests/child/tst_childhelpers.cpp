@@ -133,40 +133,40 @@ class TestChildHelpers : public QObject {
 private slots:
     void pythonUnderTheReferenceProtocolSendsNoMarkers()
     {
-        JB_NEED_TOOL("python3", "python3");
-        const Ran r = run(QStringLiteral("python3"), python(kPyServe), "go 1\ngo 2\nexit\n");
+        JB_NEED_TOOL("/usr/bin/python3", "python3");
+        const Ran r = run(QStringLiteral("/usr/bin/python3"), python(kPyServe), "go 1\ngo 2\nexit\n");
         checkPlainProtocol(r, QStringLiteral("helper=py"));
         QVERIFY(r.err.contains(QStringLiteral("chatter from the work")));  // print() went to stderr
     }
     void pythonWithTheOptInSendsMarkers()
     {
-        JB_NEED_TOOL("python3", "python3");
-        checkMarkedProtocol(run(QStringLiteral("python3"), python(kPyServe), "go 1\nexit\n", kMarks));
+        JB_NEED_TOOL("/usr/bin/python3", "python3");
+        checkMarkedProtocol(run(QStringLiteral("/usr/bin/python3"), python(kPyServe), "go 1\nexit\n", kMarks));
     }
     void pythonOutsideAChildWritesTheMarkFile()
     {
-        JB_NEED_TOOL("python3", "python3");
+        JB_NEED_TOOL("/usr/bin/python3", "python3");
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("marks"));
-        const Ran none = run(QStringLiteral("python3"), python(kPyPlain), "");
+        const Ran none = run(QStringLiteral("/usr/bin/python3"), python(kPyPlain), "");
         QCOMPARE(none.code, 0);
         QVERIFY(none.out.isEmpty());
-        const Ran r = run(QStringLiteral("python3"), python(kPyPlain), "", {{QStringLiteral("JOULEBENCH_MARK_FILE"), file}});
+        const Ran r = run(QStringLiteral("/usr/bin/python3"), python(kPyPlain), "", {{QStringLiteral("JOULEBENCH_MARK_FILE"), file}});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
         QCOMPARE(fileLines(file), kPass);
     }
     void pythonFailingWorkEndsTheChild()
     {
-        JB_NEED_TOOL("python3", "python3");
-        const Ran r = run(QStringLiteral("python3"),
+        JB_NEED_TOOL("/usr/bin/python3", "python3");
+        const Ran r = run(QStringLiteral("/usr/bin/python3"),
                           python(QStringLiteral("from joulebench_child import serve\n"
                                                 "def work(k):\n    raise RuntimeError('boom')\n"
                                                 "sys.exit(serve(work))\n")),
                           "go 1\n");
         QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains(QStringLiteral("boom")));
-        const Ran bad = run(QStringLiteral("python3"), python(kPyServe), "go x\n");
+        const Ran bad = run(QStringLiteral("/usr/bin/python3"), python(kPyServe), "go x\n");
         QCOMPARE(bad.code, 4);
         QVERIFY(bad.err.contains(QStringLiteral("expected 'go <k>'")));
     }
@@ -214,8 +214,8 @@ private slots:
     }
     void pythonMarkersThroughTheExecShim()
     {
-        JB_NEED_TOOL("python3", "python3");
-        QStringList args{QStringLiteral("--"), QStringLiteral("python3")};
+        JB_NEED_TOOL("/usr/bin/python3", "python3");
+        QStringList args{QStringLiteral("--"), QStringLiteral("/usr/bin/python3")};
         args << python(kPyPlain);
         const Ran r = run(kExec, args, "go 1\nexit\n", kMarks);
         QVERIFY2(r.code == 0, qPrintable(r.err));
