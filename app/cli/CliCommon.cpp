@@ -80,6 +80,11 @@ QString toQ(const std::string& s)
     return jb::qtext(s);
 }
 
+QString num(double v, int precision)
+{
+    return QString::number(v, 'g', precision);
+}
+
 std::string toStd(const QString& s)
 {
     return jb::stdtext(s);

@@ -65,6 +65,8 @@ void addBootstrapOptions(QCommandLineParser& p);
 jb::Result<BootstrapFlags> bootstrapFlagsFrom(const QCommandLineParser& p);
 
 QString toQ(const std::string& s);
+// A figure as the CLI prints it: %g with `precision` significant digits (4 unless told).
+QString num(double v, int precision = 4);
 std::string toStd(const QString& s);
 
 }  // namespace jbcli

@@ -16,11 +16,6 @@ namespace jbcli {
 
 namespace {
 
-QString num(double v)
-{
-    return QString::number(v, 'g', 4);
-}
-
 void printSide(const QString& name, const QString& file, const jb::Record& r,
                const std::vector<jb::RoundJ>& rounds, const std::optional<double>& med,
                const jb::CounterSummary& s)

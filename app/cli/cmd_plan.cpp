@@ -29,11 +29,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-QString num(double v, int precision = 4)
-{
-    return QString::number(v, 'g', precision);
-}
-
 QString pct(double share)
 {
     return QString::number(share * 100.0, 'f', share > 0.999 && share < 1.0 ? 2 : 1) + QLatin1Char('%');
