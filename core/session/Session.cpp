@@ -89,7 +89,7 @@ Session::Session(Plan plan, QObject* parent)
         if (state_ == State::Starting && plan_.keep_going && interleaved()) {
             // Every child that is not ready yet is dropped; the ready ones go on.
             for (std::size_t i = 0; i < children_.size() && state_ == State::Starting; ++i)
-                if (!ready_[i] && !drops_[i])
+                if (!ready_[i] && !sched_.dropped(int(i)))
                     onChildTrouble(int(i), notReady);
         } else if (state_ == State::Starting) {
             fail(notReady);
@@ -135,15 +135,11 @@ void Session::start()
     if (interleaved()) {
         for (const PlanChild& c : plan_.children)
             children_.push_back(std::make_unique<DecoderChild>(c.argv, c.workdir.empty() ? plan_.workdir : c.workdir));
-        order_ = balancedOrder(plan_.childCount(), plan_.rounds + plan_.warmup, plan_.order_seed);
-        for (std::size_t b = 0; b < order_.size(); ++b)
-            for (int c : order_[b])
-                schedule_.push_back({int(b), c});
+        sched_ = RunSchedule(plan_.childCount(), plan_.rounds + plan_.warmup, plan_.warmup, plan_.order_seed);
     } else {
         children_.push_back(std::make_unique<DecoderChild>(plan_.child, plan_.workdir));
     }
     jobs_.assign(children_.size(), 0);
-    drops_.assign(children_.size(), std::nullopt);
     ready_.assign(children_.size(), false);
     awaiting_exit_.assign(children_.size(), false);
     for (std::size_t i = 0; i < children_.size(); ++i) {
@@ -225,7 +221,7 @@ void Session::start()
     for (std::size_t i = 0; i < children_.size(); ++i) {
         DecoderChild* c = children_[i].get();
         const int index = int(i);
-        const auto mine = [this, index] { return !drops_[std::size_t(index)]; };  // a dropped child is not heard
+        const auto mine = [this, index] { return !sched_.dropped(index); };  // a dropped child is not heard
         c->setForwardStderr(forward_child_stderr_);
         connect(c, &DecoderChild::ready, this, [this, index, mine](ReadyLine r) {
             if (mine())
@@ -270,10 +266,7 @@ void Session::onChildReady(int index, const ReadyLine& r)
     ready_[std::size_t(index)] = true;
     emit childReady(r.jobs);
     ++ready_children_;
-    int live = 0;
-    for (const auto& d : drops_)
-        live += d ? 0 : 1;
-    if (ready_children_ < live)
+    if (ready_children_ < sched_.liveChildren())
         return;
     timeout_timer_.stop();
     allReady();
@@ -294,23 +287,19 @@ void Session::allReady()
 
 int Session::childOfRound(int index) const
 {
-    if (!interleaved() || index < 0 || index >= int(schedule_.size()))
-        return 0;
-    return schedule_[std::size_t(index)][1];
+    return interleaved() ? sched_.childOf(index) : 0;
 }
 
 int Session::roundBlock(int index) const
 {
     if (!interleaved())
         return index;
-    if (index < 0 || index >= int(schedule_.size()))
-        return 0;
-    return schedule_[std::size_t(index)][0];
+    return sched_.blockOf(index);
 }
 
 int Session::plannedRounds() const
 {
-    return interleaved() ? int(schedule_.size()) : plan_.totalRounds();
+    return interleaved() ? sched_.size() : plan_.totalRounds();
 }
 
 std::string Session::who(int index, const std::string& m) const
@@ -336,7 +325,7 @@ int Session::roundChild(int index) const
 
 bool Session::isWarmupRound(int index) const
 {
-    return interleaved() && index >= 0 && index < int(schedule_.size()) && schedule_[std::size_t(index)][0] < plan_.warmup;
+    return sched_.isWarmup(index);
 }
 
 qint64 Session::childPid() const
@@ -605,7 +594,7 @@ void Session::endRun()
     exit_expected_ = true;
     exits_pending_ = 0;  // from here: the children still to exit
     for (std::size_t i = 0; i < children_.size(); ++i) {
-        if (drops_[i] || !children_[i]->running())
+        if (sched_.dropped(int(i)) || !children_[i]->running())
             continue;
         awaiting_exit_[i] = true;
         ++exits_pending_;
@@ -648,7 +637,7 @@ std::optional<std::string> Session::mirroredCounters() const
 
 void Session::onChildTrouble(int index, const std::string& message)
 {
-    if (state_ == State::Finished || (interleaved() && drops_[std::size_t(index)]))
+    if (state_ == State::Finished || (interleaved() && sched_.dropped(index)))
         return;
     if (!plan_.keep_going || !interleaved() || exit_expected_) {
         fail(who(index, message));
@@ -661,42 +650,26 @@ void Session::dropChild(int index, const std::string& reason)
 {
     const std::size_t c = std::size_t(index);
     const std::size_t pos = rounds_.size();  // the round under way (or the next one)
-    const int block = schedule_.empty() ? 0 : schedule_[std::min(pos, schedule_.size() - 1)][0];
-    drops_[c] = ChildDrop{block + 1, reason};
-    const std::string w = "dropped at block " + std::to_string(block + 1) + " (--keep-going): " + reason;
+    // Its rounds to come leave the schedule (a round whose done line came stays).
+    const ChildDrop& d = sched_.drop(index, pos, pos + (round_open_ ? 1 : 0), reason);
+    const std::string w = "dropped at block " + std::to_string(d.block) + " (--keep-going): " + reason;
     qCInfo(lcSession, "%s", w.c_str());
     warnings_.push_back(w);
     emit warning(QString::fromStdString(w));
     if (children_[c]->running())
         children_[c]->terminate();
-    // Its rounds to come leave the schedule (a round whose done line came stays).
     const bool lost = state_ == State::Busy && index == active_;
-    const std::size_t from = std::min(pos + (round_open_ ? 1 : 0), schedule_.size());
-    std::vector<std::array<int, 2>> kept(schedule_.begin(), schedule_.begin() + std::ptrdiff_t(from));
-    for (std::size_t i = from; i < schedule_.size(); ++i)
-        if (schedule_[i][1] != index)
-            kept.push_back(schedule_[i]);
-    schedule_ = std::move(kept);
-    // The order as run: blocks hold the children that ran (or will run) in them.
-    for (auto& b : order_)
-        b.clear();
-    for (const auto& [b, child] : schedule_)
-        order_[std::size_t(b)].push_back(child);
-    while (!order_.empty() && order_.back().empty())
-        order_.pop_back();
-    if (std::all_of(drops_.begin(), drops_.end(), [](const auto& d) { return bool(d); })) {
+    if (sched_.allDropped()) {
         fail("every child was dropped (--keep-going); the last: " + reason);
         return;
     }
     switch (state_) {
     case State::Starting: {
-        int live = 0, ready = 0;
-        for (std::size_t i = 0; i < children_.size(); ++i) {
-            live += drops_[i] ? 0 : 1;
-            ready += !drops_[i] && ready_[i] ? 1 : 0;
-        }
+        int ready = 0;
+        for (std::size_t i = 0; i < children_.size(); ++i)
+            ready += !sched_.dropped(int(i)) && ready_[i] ? 1 : 0;
         ready_children_ = ready;
-        if (ready == live) {
+        if (ready == sched_.liveChildren()) {
             timeout_timer_.stop();
             allReady();
         }
@@ -709,7 +682,7 @@ void Session::dropChild(int index, const std::string& reason)
         gpu_before_.reset();
         busy_t1_ = monotonicNs();
         emit phase({PhaseEvent::BusyEnded, int(pos), busy_t1_});
-        if (pos >= schedule_.size()) {
+        if (pos >= std::size_t(sched_.size())) {
             endRun();
             break;
         }
@@ -721,9 +694,9 @@ void Session::dropChild(int index, const std::string& reason)
     case State::IdleBracket:
     case State::Settling:
         if (round_open_) {
-            if (pos + 1 < schedule_.size())
+            if (pos + 1 < std::size_t(sched_.size()))
                 setWorkloadFor(int(pos + 1));
-        } else if (pos < schedule_.size()) {
+        } else if (pos < std::size_t(sched_.size())) {
             setWorkloadFor(int(pos));
         } else {
             endRun();
@@ -795,7 +768,7 @@ void Session::finish(std::optional<std::string> error)
             r.status = error ? "aborted" : "complete";
             if (error)
                 r.error = *error;
-            if (const auto& d = drops_[std::size_t(i)]) {
+            if (const auto& d = sched_.drops()[std::size_t(i)]) {
                 // Dropped (--keep-going): aborted with its own reason, whatever the others did.
                 r.status = "aborted";
                 r.error = "dropped at block " + std::to_string(d->block) + " (--keep-going): " + d->reason;
@@ -804,7 +777,7 @@ void Session::finish(std::optional<std::string> error)
             records.push_back(std::move(r));
         }
         qCInfo(lcSession, "finished: %s", error ? error->c_str() : "complete");
-        emit setRan(SetCourse{drops_, order_});
+        emit setRan(sched_.course());
         emit finishedSet(records);
         return;
     }

@@ -16,6 +16,7 @@
 #include <jb/session/ChildDrop.h>
 #include <jb/session/PhaseEvent.h>
 #include <jb/session/Plan.h>
+#include <jb/session/RunSchedule.h>
 
 #include <QObject>
 #include <QString>
@@ -58,9 +59,9 @@ public:
     int roundChild(int index) const;
     int roundBlock(int index) const;
     bool isWarmupRound(int index) const;
-    const std::vector<std::vector<int>>& order() const { return order_; }
+    const std::vector<std::vector<int>>& order() const { return sched_.order(); }
     // Per child (plan order): how it was dropped (plan.keep_going), or none.
-    const std::vector<std::optional<ChildDrop>>& drops() const { return drops_; }
+    const std::vector<std::optional<ChildDrop>>& drops() const { return sched_.drops(); }
     bool isRunning() const { return state_ != State::Idle && state_ != State::Finished; }
 
 public slots:
@@ -140,11 +141,9 @@ private:
     int active_ = 0;                                     // the child of the current round
     int ready_children_ = 0;
     int exits_pending_ = 0;
-    std::vector<std::vector<int>> order_;  // per block (warm-up blocks first)
-    // Several children: the rounds in run order, {block, child}; a dropped child's rounds to
-    // come are taken out.
-    std::vector<std::array<int, 2>> schedule_;
-    std::vector<std::optional<ChildDrop>> drops_;
+    // The rounds in run order, the blocks' order and the drops (several children); a dropped
+    // child's rounds to come are taken out.
+    RunSchedule sched_;
     std::vector<bool> ready_;          // per child: it printed its ready line
     std::vector<bool> awaiting_exit_;  // per child: sent 'exit' at the end of the run
     bool round_open_ = false;    // the round's done line came; its post bracket is not in yet
