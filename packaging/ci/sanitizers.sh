@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # packaging/ci/sanitizers.sh [asan] [tsan]: builds and tests under the sanitizer presets of
 # CMakePresets.json, warnings as errors (default: both).
-#   asan: ASan + UBSan, the whole suite (ctest --preset asan, build-asan/)
+#   asan: ASan + UBSan, the whole suite less the "packaging" label (ctest --preset asan, build-asan/)
 #   tsan: TSan, the tests labelled "threads" (ctest --preset tsan, build-tsan/)
 # Any report of a sanitizer fails its test (halt_on_error / abort_on_error). Suppressions of
 # reports inside uninstrumented system libraries (Qt, fontconfig, ...) are in
