@@ -95,6 +95,15 @@ Plan phasePlan(const Zone& z, const std::string& phases)
 
 }  // namespace
 
+// The bound: each phase's marginal within 2% of the truth on the exact fake counter (the
+// normal build, ./dev test). Under a sanitizer each mark reaches the session later (pipe and event
+// loop run several times slower), so the same check allows 5% there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr double kPhaseTolerance = 0.05;
+#else
+constexpr double kPhaseTolerance = 0.02;
+#endif
+
 class TestPhases : public QObject {
     Q_OBJECT
 private slots:
@@ -137,7 +146,7 @@ private slots:
                 const double want = truth.at(f.name) / 1e9;
                 qInfo("%s: marginal %.4f J, truth %.4f J, span %.1f ms", f.name.c_str(), *f.marginal_j, want,
                       f.span_s * 1e3);
-                QVERIFY2(std::abs(*f.marginal_j - want) < 0.02 * want,
+                QVERIFY2(std::abs(*f.marginal_j - want) < kPhaseTolerance * want,
                          qPrintable(QStringLiteral("%1: marginal %2 J vs truth %3 J")
                                         .arg(QString::fromStdString(f.name))
                                         .arg(*f.marginal_j)
