@@ -29,7 +29,7 @@ int RunSchedule::blockOf(int round) const
 
 bool RunSchedule::isWarmup(int round) const
 {
-    return interleaved_ && round >= 0 && round < size() && rounds_[std::size_t(round)][0] < warmup_blocks_;
+    return round >= 0 && round < size() && rounds_[std::size_t(round)][0] < warmup_blocks_;
 }
 
 bool RunSchedule::dropped(int child) const

@@ -287,7 +287,7 @@ void Session::allReady()
 
 int Session::childOfRound(int index) const
 {
-    return interleaved() ? sched_.childOf(index) : 0;
+    return sched_.childOf(index);  // one child: no schedule, child 0
 }
 
 int Session::roundBlock(int index) const
@@ -637,7 +637,7 @@ std::optional<std::string> Session::mirroredCounters() const
 
 void Session::onChildTrouble(int index, const std::string& message)
 {
-    if (state_ == State::Finished || (interleaved() && sched_.dropped(index)))
+    if (state_ == State::Finished || sched_.dropped(index))
         return;
     if (!plan_.keep_going || !interleaved() || exit_expected_) {
         fail(who(index, message));

@@ -4,6 +4,7 @@
 // counters that stall, jump, go backwards and wrap. Each measurement gives the injected
 // energy where the counter is sound and the named fault where it is not.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
+#include "../Sanitized.h"
 #include <jb/counters/CounterRegistry.h>
 #include <jb/counters/HwmonCounter.h>
 #include <jb/counters/RaplCounter.h>
@@ -82,19 +83,6 @@ private:
     QString dir_;
     QProcess proc_;
 };
-
-// The AddressSanitizer build (GCC and Clang define this under -fsanitize=address).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
 
 Record run(Session& s, int timeout_ms = 90000)
 {

@@ -5,6 +5,7 @@
 // agreeing; a child without phases writes no phase keys; a child not told (JOULEBENCH_MARKS
 // unset) sends no marks; a bad marker ends the run as a bad line does, quoting it.
 #include "../FastTmp.h"  // the fake zones write on a tmpfs
+#include "../Sanitized.h"
 #include <jb/record/RecordJson.h>
 #include <jb/record/SummaryTable.h>
 #include <jb/session/Session.h>
@@ -98,11 +99,7 @@ Plan phasePlan(const Zone& z, const std::string& phases)
 // The bound: each phase's marginal within 2% of the truth on the exact fake counter (the
 // normal build, ./dev test). Under a sanitizer each mark reaches the session later (pipe and event
 // loop run several times slower), so the same check allows 5% there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr double kPhaseTolerance = 0.05;
-#else
-constexpr double kPhaseTolerance = 0.02;
-#endif
+constexpr double kPhaseTolerance = kSanitized ? 0.05 : 0.02;
 
 class TestPhases : public QObject {
     Q_OBJECT
