@@ -13,6 +13,9 @@
 // `mark NAME` at each start, only where JOULEBENCH_MARKS=1 (the opt-in: without it, none). The
 // done line's note is then phase_truth_nj=NAME:NJ,... (W x the phase's busy ns, summed over the
 // passes, in the order of the list).
+// --cpu-clock: spin until the process's CPU time (not the wall clock) has advanced by the busy
+// time, so a counter that draws power per CPU second (`sim`) sees the same energy per decode
+// however loaded the machine is (a wall-clock spin on a shared core gets a load-dependent share).
 #include "BusyFlag.h"
 
 #include <chrono>
@@ -24,14 +27,31 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <ctime>
 #include <vector>
 #include <unistd.h>
 
 namespace {
 using Clock = std::chrono::steady_clock;
+bool g_cpu_clock = false;
+
+std::int64_t cpuNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
 
 void spin(std::int64_t ns)
 {
+    volatile std::uint64_t y = 0;
+    if (g_cpu_clock) {
+        const std::int64_t until = cpuNs() + ns;
+        while (cpuNs() < until)
+            for (int i = 0; i < 1000; ++i)
+                y = y * 6364136223846793005ULL + 1;
+        return;
+    }
     const auto end = Clock::now() + std::chrono::nanoseconds(ns);
     volatile std::uint64_t x = 0;
     while (Clock::now() < end)
@@ -55,6 +75,7 @@ int main(int argc, char** argv)
         else if (a == "--mode") mode = next();
         else if (a == "--fail-round") fail_round = std::atol(next().c_str());
         else if (a == "--phases") phases_arg = next();
+        else if (a == "--cpu-clock") g_cpu_clock = true;
     }
     struct Phase {
         std::string name;
