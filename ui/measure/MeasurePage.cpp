@@ -691,7 +691,10 @@ Status MeasurePage::watchRemote(const RemoteTarget& target)
     phase_text_ = tr("connecting…");
     setBanner(tr("Connecting to %1 (remote)…").arg(remote_where_), false);
     view_->clear(tr("Connecting to %1…").arg(remote_where_));
-    form_->setEnabled(false);  // Start and Stop are the local run's
+    // Start, Stop and the form are the local run's: off, and out of sight (its values are not
+    // the watched run's).
+    form_->setEnabled(false);
+    form_->hide();
     remoteBar_->show();
     status_->setMessage(QString());
     statusTimer_.start();
@@ -756,6 +759,7 @@ void MeasurePage::endWatching(const QString& banner, bool error)
     statusTimer_.stop();
     remoteBar_->hide();
     form_->setEnabled(true);
+    form_->show();
     form_->setRunning(false);
     setBanner(banner, error);
     if (!has_record_)
