@@ -111,6 +111,12 @@ int main(int argc, char** argv)
     jobs->setCounterOptions(jb::CounterOptions{});
     QObject::connect(window.measurePage(), &jb::MeasurePage::libraryAdded, library, &jb::LibraryPage::reload);
     QObject::connect(jobs, &jb::JobsPage::libraryAdded, library, &jb::LibraryPage::reload);
+    // Connect to a Run... on an address that serves a job queue: the Jobs page watches it.
+    QObject::connect(window.measurePage(), &jb::MeasurePage::queueServed, jobs,
+                     [&window, jobs](const jb::RemoteTarget& target) {
+                         if (jobs->watchRemote(target))
+                             window.showPage(jobs);
+                     });
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
                      [&window](const QString& path, const QString&) {
                          if (!QFileInfo::exists(path))

@@ -649,12 +649,15 @@ Status MeasurePage::watchRemote(const RemoteTarget& target)
     if (remote_)
         disconnectRemote();
     remote_where_ = target.where();
+    remote_target_ = std::make_shared<RemoteTarget>(target);
     remote_path_.clear();
     remote_ = connectRemote(target, this);
     connect(remote_, &RemoteSource::connected, this, [this](const QString& kind) {
         if (kind != QLatin1String("measure")) {
-            endWatching(tr("%1 serves a job queue, not a measure run: open it in the Jobs page.").arg(remote_where_),
-                        true);
+            const RemoteTarget target = *remote_target_;
+            endWatching(tr("%1 serves a job queue, not a measure run: it is watched in the Jobs page.").arg(remote_where_),
+                        false);
+            emit queueServed(target);
             return;
         }
         setBanner(tr("Watching a run on %1 (remote)").arg(remote_where_), false);

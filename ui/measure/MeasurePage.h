@@ -11,6 +11,7 @@
 #include <jb/base/Result.h>
 #include <jb/counters/CounterRegistry.h>
 #include <jb/record/Record.h>
+#include <jb/remote/RemoteTarget.h>
 #include <jb/run/MeasureRun.h>
 #include <jb/session/Session.h>
 
@@ -26,7 +27,6 @@ class QPushButton;
 
 namespace jb {
 class RemoteSource;
-struct RemoteTarget;
 }
 
 namespace jb {
@@ -115,6 +115,8 @@ signals:
     void runFinished(const jb::Record& record, const QString& savedPath);
     void readyToClose();
     void watchingChanged(bool watching);
+    // The address given serves a job queue, not a measure run: the Jobs page watches it.
+    void queueServed(const jb::RemoteTarget& target);
 
 private:
     void onProbed(const std::vector<ProbeResult>& results);
@@ -155,6 +157,7 @@ private:
     QString remote_where_;
     QString remote_path_;
     Plan remote_plan_;
+    std::shared_ptr<RemoteTarget> remote_target_;
 
     Record base_;  // the plan's figures, shown before the session's record arrives
     std::int64_t origin_ns_ = 0;
