@@ -742,6 +742,8 @@ Status JobsPage::watchRemote(const RemoteTarget& target)
         endWatching(text + tr(". The manifests are on the server's machine."), failed);
     });
     model_->clear();
+    fileLabel_->setText(tr("<i>The job queue served on %1: its job file and run folders are on that machine.</i>")
+                            .arg(remote_where_.toHtmlEscaped()));
     setBanner(Banner::Info, tr("Connecting to %1 (remote)…").arg(remote_where_));
     disconnect_->show();
     updateActions();
@@ -758,6 +760,7 @@ void JobsPage::endWatching(const QString& banner, bool error)
     s->stop();
     s->deleteLater();
     disconnect_->hide();
+    updateFileLabel();
     setBanner(error ? Banner::Error : Banner::Info, banner);
     updateActions();
 }
