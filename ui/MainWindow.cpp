@@ -3,6 +3,7 @@
 #include "common/PageTabs.h"
 #include "common/RecentFiles.h"
 #include "common/RecordFiles.h"
+#include "measure/ConnectDialog.h"
 #include "measure/MeasurePage.h"
 #include "measure/StatusLine.h"
 #include <jb/record/Record.h>
@@ -47,6 +48,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(measure_, &MeasurePage::runningChanged, this, &MainWindow::updateActions);
     connect(measure_, &MeasurePage::checkingChanged, this, &MainWindow::updateActions);
     connect(measure_, &MeasurePage::hasRecordChanged, this, &MainWindow::updateActions);
+    connect(measure_, &MeasurePage::watchingChanged, this, &MainWindow::updateActions);
     connect(measure_, &MeasurePage::recordSaved, recent_, &RecentFiles::add);
     connect(measure_, &MeasurePage::recordOpened, recent_, &RecentFiles::add);
     connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
@@ -88,6 +90,8 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    connect_ = file->addAction(tr("&Connect to a Run…"), this, &MainWindow::connectDialog);
+    connect_->setToolTip(tr("Watch a run served by joulebench-cli --serve (docs/REMOTE.md)"));
     file->addSeparator();
     QAction* save = file->addAction(tr("&Save Record As…"), this, &MainWindow::saveAsDialog);
     save->setShortcut(QKeySequence::Save);
@@ -158,11 +162,13 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::updateActions()
 {
     const bool running = measure_->running();
+    const bool watching = measure_->watching();  // a served run: its controls are over there
     for (QAction* a : needRecord_)
-        a->setEnabled(!running && measure_->hasRecord());
-    start_->setEnabled(!running && !measure_->checking());  // no second Start while the check probes
+        a->setEnabled(!running && !watching && measure_->hasRecord());
+    start_->setEnabled(!running && !watching && !measure_->checking());  // no second Start while the check probes
     stop_->setEnabled(running);
-    recentMenu_->setEnabled(!running);
+    recentMenu_->setEnabled(!running && !watching);
+    connect_->setEnabled(!running && !measure_->checking());
 }
 
 void MainWindow::showError(const QString& what, const QString& message)
@@ -190,6 +196,21 @@ bool MainWindow::openRecord(const QString& path)
     }
     tabs_->setCurrentWidget(measure_);
     return true;
+}
+
+void MainWindow::connectDialog()
+{
+    ConnectDialog d(this);
+    if (d.exec() != QDialog::Accepted)
+        return;
+    const auto target = d.target();
+    if (!target)
+        return;
+    if (const Status st = measure_->watchRemote(target.value()); !st) {
+        showError(tr("Cannot watch the run"), QString::fromStdString(st.error()));
+        return;
+    }
+    tabs_->setCurrentWidget(measure_);
 }
 
 void MainWindow::openDialog()

@@ -54,6 +54,7 @@ private:
     void updateActions();
     void showError(const QString& what, const QString& message);
     void openDialog();
+    void connectDialog();  // File > Connect to a Run... (a served run, in the Measure page)
     void saveAsDialog();
     void exportDialog(const QString& title, const QString& filter, const QString& suffix,
                       const std::function<bool(const QString&, QString*)>& write);
@@ -64,6 +65,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QList<QAction*> needRecord_;
     QAction* start_ = nullptr;
+    QAction* connect_ = nullptr;
     QAction* stop_ = nullptr;
     bool closeAfterRun_ = false;
     QString closeReason_;  // set: a signal closes the window, nobody is asked

@@ -2,7 +2,8 @@
 // comparison), Noise lab (noise demonstrations and the planner), Jobs (the GPU job queue).
 // `joulebench [RECORD...]` opens records in the Inspector; `--start` presses Start once the
 // window is up (with the form's remembered values, or the first-start demo run), which is what
-// packaging/screenshots.sh uses; `--page NAME` shows a page first. On start, journals that a
+// packaging/screenshots.sh uses; `--page NAME` shows a page first; `--connect HOST:PORT --token
+// TOKEN` watches a served run (`--serve`) in the Measure page, as File > Connect to a Run... does. On start, journals that a
 // crashed run left beside the records are rebuilt into aborted records and opened. SIGTERM,
 // SIGINT and SIGHUP end a run and save it before the window closes.
 #include "MainWindow.h"
@@ -19,12 +20,16 @@
 #include <jb/base/StopSignals.h>
 #include <jb/base/Version.h>
 #include <jb/library/Library.h>
+#include <jb/remote/RemoteTarget.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTimer>
+
+#include <cstdio>
+#include <optional>
 
 int main(int argc, char** argv)
 {
@@ -56,7 +61,23 @@ int main(int argc, char** argv)
     const QCommandLineOption jobFile(QStringLiteral("jobs"), QStringLiteral("A job file to load on the Jobs page."),
                                      QStringLiteral("FILE"));
     cli.addOption(jobFile);
+    const QCommandLineOption connectTo(QStringLiteral("connect"),
+                                       QStringLiteral("Watch a run served by joulebench-cli --serve (docs/REMOTE.md)."),
+                                       QStringLiteral("HOST:PORT"));
+    cli.addOption(connectTo);
+    const QCommandLineOption token(QStringLiteral("token"), QStringLiteral("The served run's token (with --connect)."),
+                                   QStringLiteral("TOKEN"));
+    cli.addOption(token);
     cli.process(app);
+    std::optional<jb::RemoteTarget> watch;
+    if (cli.isSet(connectTo)) {
+        auto t = jb::parseRemoteTarget(cli.value(connectTo).toStdString(), cli.value(token).toStdString());
+        if (!t) {
+            std::fprintf(stderr, "joulebench: --connect: %s\n", t.error().c_str());
+            return 2;
+        }
+        watch = t.value();
+    }
     const QStringList records = cli.positionalArguments();
 
     jb::MainWindow window;
@@ -90,6 +111,12 @@ int main(int argc, char** argv)
     jobs->setCounterOptions(jb::CounterOptions{});
     QObject::connect(window.measurePage(), &jb::MeasurePage::libraryAdded, library, &jb::LibraryPage::reload);
     QObject::connect(jobs, &jb::JobsPage::libraryAdded, library, &jb::LibraryPage::reload);
+    // Connect to a Run... on an address that serves a job queue: the Jobs page watches it.
+    QObject::connect(window.measurePage(), &jb::MeasurePage::queueServed, jobs,
+                     [&window, jobs](const jb::RemoteTarget& target) {
+                         if (jobs->watchRemote(target))
+                             window.showPage(jobs);
+                     });
     QObject::connect(inspector, &jb::InspectorPage::openFailed, window.recentFiles(),
                      [&window](const QString& path, const QString&) {
                          if (!QFileInfo::exists(path))
@@ -138,7 +165,11 @@ int main(int argc, char** argv)
                                                      : static_cast<QWidget*>(window.measurePage());
         window.showPage(w);
     }
-    if (records.isEmpty() && cli.isSet(start))
+    if (watch) {
+        window.showPage(window.measurePage());
+        if (const jb::Status st = window.measurePage()->watchRemote(*watch); !st)
+            std::fprintf(stderr, "joulebench: --connect: %s\n", st.error().c_str());
+    } else if (records.isEmpty() && cli.isSet(start))
         QTimer::singleShot(0, window.measurePage(), &jb::MeasurePage::start);
     return app.exec();
 }

@@ -1,10 +1,14 @@
 // `joulebench-cli jobs`: lines per job start and end, the status table, exit codes, and a
 // SIGINT that cancels the queue instead of leaving orphans.
 #include <jb/jobs/RunFolders.h>
+#include <jb/remote/RemoteSource.h>
+#include <jb/remote/RemoteTarget.h>
 
 #include "JobsTestSupport.h"
 
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <signal.h>
@@ -55,6 +59,55 @@ private:
     }
 
 private Q_SLOTS:
+    // `jobs run --serve` (issue 35): a watcher (the dashboard's RemoteSource) receives each job's
+    // states as the queue runs them and the queue's end, with the counts the CLI prints.
+    void runServedSendsJobStatesAndTheEnd()
+    {
+        jbtest::FakeGpuMachine m;
+        const QString file = writeJobFile(m, {jbtest::workerJob("good", {"--sleep", "0.8", "--write", "{run_dir}/r.json"}),
+                                              jbtest::workerJob("bad", {"--exit", "4"})});
+        QProcess p;
+        QByteArray err;
+        QObject::connect(&p, &QProcess::readyReadStandardError, [&] { err += p.readAllStandardError(); });
+        p.start(QStringLiteral(JB_BIN_DIR "/joulebench-cli"),
+                {QStringLiteral("jobs"), QStringLiteral("run"), file, QStringLiteral("--no-library"),
+                 QStringLiteral("--serve"), QStringLiteral("127.0.0.1:0")});
+        static const QRegularExpression re(QStringLiteral("serving on 127\\.0\\.0\\.1:(\\d+) token ([0-9a-f]{32})\n"));
+        QTRY_VERIFY2_WITH_TIMEOUT(re.match(QString::fromUtf8(err)).hasMatch(), err.constData(), 15000);
+        const auto match = re.match(QString::fromUtf8(err));
+        auto target = jb::parseRemoteTarget("127.0.0.1:" + match.captured(1).toStdString(), match.captured(2).toStdString());
+        QVERIFY(target);
+
+        std::unique_ptr<jb::RemoteSource> remote(jb::connectRemote(*target, nullptr));
+        std::map<QString, QStringList> states;
+        QObject::connect(remote.get(), &jb::RemoteSource::jobState,
+                         [&](const QString& name, const QString& state, const nlohmann::ordered_json&) {
+                             states[name] << state;
+                         });
+        QSignalSpy connected(remote.get(), &jb::RemoteSource::connected);
+        nlohmann::ordered_json summary;
+        QObject::connect(remote.get(), &jb::RemoteSource::queueEnded,
+                         [&](const nlohmann::ordered_json& s) { summary = s; });
+        QSignalSpy ended(remote.get(), &jb::RemoteSource::queueEnded);
+        QSignalSpy lost(remote.get(), &jb::RemoteSource::lost);
+        QVERIFY2(connected.wait(10000), lost.isEmpty() ? "" : qPrintable(lost.first().first().toString()));
+        QCOMPARE(connected.first().first().toString(), QStringLiteral("jobs"));
+        QVERIFY2(ended.wait(30000), err.constData());
+        QVERIFY(lost.isEmpty());
+        QVERIFY2(p.state() == QProcess::NotRunning || p.waitForFinished(15000), err.constData());
+        QCOMPARE(p.exitCode(), 1);  // one job failed
+
+        // Each job launched, ran and ended with its manifest's status.
+        QCOMPARE(states[QStringLiteral("good")].value(0), QStringLiteral("launched"));
+        QVERIFY2(states[QStringLiteral("good")].contains(QStringLiteral("running")),
+                 qPrintable(states[QStringLiteral("good")].join(QLatin1Char(','))));
+        QCOMPARE(states[QStringLiteral("good")].last(), QStringLiteral("completed"));
+        QCOMPARE(states[QStringLiteral("bad")].last(), QStringLiteral("nonzero_exit"));
+        QCOMPARE(summary.at("total").get<int>(), 2);
+        QCOMPARE(summary.at("completed").get<int>(), 1);
+        QCOMPARE(summary.at("failed").get<int>(), 1);
+    }
+
     void runPrintsStartAndEndAndExitsByOutcome()
     {
         jbtest::FakeGpuMachine m;

@@ -2,6 +2,7 @@
 #include <jb/record/RecordJson.h>
 #include <jb/remote/RemoteProtocol.h>
 #include <jb/remote/RemoteSource.h>
+#include <jb/remote/RemoteTarget.h>
 #include <jb/sampling/SampleStore.h>
 
 #include <QProcess>
@@ -186,6 +187,47 @@ QByteArray hello(const std::string& token)
 class TestRemote : public QObject {
     Q_OBJECT
 private slots:
+    // What a watcher is given (the dashboard's Connect dialog): host and port, or the error
+    // naming the part that is wrong ("" host: refused).
+    void remoteTargets_data()
+    {
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<QString>("token");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("host:port") << "gpu-node.lab:8765" << "3f0c" << "gpu-node.lab" << 8765 << "";
+        QTest::newRow("address") << " 127.0.0.1:9 " << "t" << "127.0.0.1" << 9 << "";
+        QTest::newRow("v6") << "[::1]:8765" << "t" << "::1" << 8765 << "";
+        QTest::newRow("bare port") << "8765" << "t" << "127.0.0.1" << 8765 << "";
+        QTest::newRow("empty") << "" << "t" << "" << 0 << "the address is empty";
+        QTest::newRow("no host") << ":8765" << "t" << "" << 0 << "no host";
+        QTest::newRow("port 0") << "h:0" << "t" << "" << 0 << "the port \"0\"";
+        QTest::newRow("big port") << "h:70000" << "t" << "" << 0 << "the port \"70000\"";
+        QTest::newRow("v6 unbracketed") << "::1:80" << "t" << "" << 0 << "[ADDR]:PORT";
+        QTest::newRow("bad host") << "a b:80" << "t" << "" << 0 << "not a host name";
+        QTest::newRow("no token") << "h:80" << "  " << "" << 0 << "the token is empty";
+        QTest::newRow("spaced token") << "h:80" << "ab cd" << "" << 0 << "the token has spaces";
+    }
+    void remoteTargets()
+    {
+        QFETCH(QString, address);
+        QFETCH(QString, token);
+        QFETCH(QString, host);
+        QFETCH(int, port);
+        QFETCH(QString, error);
+        const auto t = jb::parseRemoteTarget(address.toStdString(), token.toStdString());
+        if (host.isEmpty()) {
+            QVERIFY(!t);
+            QVERIFY2(QString::fromStdString(t.error()).contains(error), t.error().c_str());
+            return;
+        }
+        QVERIFY2(t, t ? "" : t.error().c_str());
+        QCOMPARE(t->host, host);
+        QCOMPARE(int(t->port), port);
+        QCOMPARE(t->token, token.trimmed().toStdString());
+    }
+
     void serveAddresses_data()
     {
         QTest::addColumn<QString>("text");

@@ -40,6 +40,54 @@ void JobTableModel::setJobs(const std::vector<JobSpec>& jobs)
     endResetModel();
 }
 
+void JobTableModel::markServed(const QString& name, const QString& state, const nlohmann::ordered_json& d)
+{
+    if (!find(name)) {
+        JobSpec spec;
+        spec.name = name.toStdString();
+        const int row = int(rows_.size());
+        beginInsertRows({}, row, row);
+        index_.insert(name, row);
+        rows_.push_back(rowFromSpec(spec));
+        endInsertRows();
+    }
+    const auto text = [&](const char* key) {
+        return d.is_object() && d.contains(key) && d[key].is_string() ? QString::fromStdString(d[key].get<std::string>())
+                                                                      : QString();
+    };
+    const int gpu = d.is_object() && d.contains("gpu") && d["gpu"].is_number_integer() ? d["gpu"].get<int>() : -1;
+    if (state == QLatin1String("launched")) {
+        markStarting(name, gpu, text("run_dir"));
+    } else if (state == QLatin1String("running")) {
+        const qint64 pid = d.is_object() && d.contains("pid") && d["pid"].is_number_integer() ? d["pid"].get<qint64>() : 0;
+        markStarted(name, gpu, text("run_dir"), pid);
+    } else if (state == QLatin1String("failed")) {
+        markFailed(name, text("error"));
+    } else if (auto status = jobStatusFrom(state.toStdString())) {
+        JobRow* r = find(name);
+        r->state = RowState::Finished;
+        r->status = *status;
+        r->manifest_path = text("manifest");  // on the server's machine
+        r->detail.clear();
+        rowChanged(rowOf(name));
+    } else if (state == QLatin1String("preserved")) {
+        JobRow* r = find(name);
+        r->state = RowState::Preserved;
+        r->status = jobStatusFrom(text("status").toStdString());
+        r->manifest_path = text("manifest");
+        rowChanged(rowOf(name));
+    } else if (state == QLatin1String("skipped")) {
+        JobRow* r = find(name);
+        r->state = RowState::NotRun;
+        r->detail = text("detail").isEmpty() ? text("disk_state") : text("detail");
+        rowChanged(rowOf(name));
+    } else if (state == QLatin1String("would-run")) {
+        JobRow* r = find(name);
+        r->state = RowState::WouldRun;
+        rowChanged(rowOf(name));
+    }
+}
+
 void JobTableModel::clear()
 {
     setJobs({});

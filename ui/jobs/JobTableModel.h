@@ -3,6 +3,8 @@
 // disk (RunFolders, when a file is loaded or refreshed) and by the queue's signals while it
 // runs; the rules of what each cell says live in JobRow.h.
 #include "jobs/JobRow.h"
+
+#include <nlohmann/json.hpp>
 #include <jb/jobs/DryRun.h>
 #include <jb/jobs/JobFile.h>
 
@@ -66,6 +68,10 @@ public:
     // The dry run's checks (core/jobs/DryRun): each job's filled command and its problems.
     void setDryRun(const DryRunReport& report);
     void markFailed(const QString& name, const QString& message);
+    // A served queue's job-state message (core/remote's RemoteSource::jobState, docs/REMOTE.md):
+    // a job not yet in the table gets a row; launched/running/failed/preserved/skipped/would-run
+    // and a manifest status ("completed", ...) set the row as the local queue's events would.
+    void markServed(const QString& name, const QString& state, const nlohmann::ordered_json& detail);
     // The queue is over: rows it never started go back to NotRun, saying why.
     void markNotStarted(const QString& why);
 

@@ -9,6 +9,8 @@
 #include "common/Banner.h"
 #include "common/Format.h"
 #include "common/Palette.h"
+#include <jb/remote/RemoteSource.h>
+#include <jb/remote/RemoteTarget.h>
 
 #include <QCoreApplication>
 #include <QDesktopServices>
@@ -28,6 +30,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <utility>
 
 namespace jb {
@@ -96,6 +99,12 @@ JobsPage::JobsPage(QWidget* parent)
     tools->addSpacing(16);
     tools->addWidget(manifestButton_);
     tools->addWidget(folderButton_);
+    disconnect_ = new QPushButton(tr("Disconnect"), this);
+    disconnect_->setObjectName(QStringLiteral("disconnectRemote"));
+    disconnect_->setToolTip(tr("Stop watching the served queue; it goes on on its machine"));
+    disconnect_->hide();
+    connect(disconnect_, &QPushButton::clicked, this, &JobsPage::disconnectRemote);
+    tools->addWidget(disconnect_);
     tools->addStretch(1);
 
     fileLabel_->setTextFormat(Qt::RichText);
@@ -669,6 +678,11 @@ void JobsPage::openRunFolder()
 
 void JobsPage::updateActions()
 {
+    if (remote_) {  // a served queue: its controls are over there
+        for (QPushButton* b : {open_, refresh_, dryRun_, runAll_, cancelJob_, stop_, manifestButton_, folderButton_})
+            b->setEnabled(false);
+        return;
+    }
     const bool run = running();
     const bool loaded = file_.has_value();
     const int row = selectedRow();
@@ -686,6 +700,74 @@ void JobsPage::updateActions()
                            !r->cancelling);
     manifestButton_->setEnabled(r && !r->manifest_path.isEmpty());
     folderButton_->setEnabled(r && !r->run_dir.isEmpty());
+}
+
+Status JobsPage::watchRemote(const RemoteTarget& target)
+{
+    if (running())
+        return Error{"a queue runs here: stop it before watching another"};
+    if (remote_)
+        disconnectRemote();
+    remote_where_ = target.where();
+    remote_ = connectRemote(target, this);
+    connect(remote_, &RemoteSource::connected, this, [this](const QString& kind) {
+        if (kind != QLatin1String("jobs"))
+            return endWatching(tr("%1 serves a measure run, not a job queue: open it in the Measure page.")
+                                   .arg(remote_where_),
+                               true);
+        setBanner(Banner::Info, tr("Watching a job queue on %1 (remote)").arg(remote_where_));
+    });
+    connect(remote_, &RemoteSource::lost, this, [this](const QString& why) {
+        endWatching(tr("Not watching %1 any more: %2").arg(remote_where_, why), true);
+    });
+    connect(remote_, &RemoteSource::jobState, this,
+            [this](const QString& name, const QString& state, const nlohmann::ordered_json& detail) {
+                model_->markServed(name, state, detail);
+                status_->setText(model_->summaryText());
+            });
+    connect(remote_, &RemoteSource::jobSample, this, [this](const QString& name, const JobProgress& p) {
+        model_->setProgress(name, p.elapsed_seconds, p.peak_memory_mib, p.power_w.value_or(std::nan("")));
+    });
+    connect(remote_, &RemoteSource::queueEnded, this, [this](const nlohmann::ordered_json& s) {
+        const auto n = [&](const char* key) { return s.contains(key) && s[key].is_number() ? s[key].get<int>() : 0; };
+        QString text = tr("The queue on %1 is over: %2 completed, %3 failed, %4 preserved, %5 not started")
+                           .arg(remote_where_)
+                           .arg(n("completed"))
+                           .arg(n("failed"))
+                           .arg(n("preserved"))
+                           .arg(n("not_started"));
+        const bool failed = s.contains("error") && s["error"].is_string();
+        if (failed)
+            text += tr(": %1").arg(QString::fromStdString(s["error"].get<std::string>()));
+        endWatching(text + tr(". The manifests are on the server's machine."), failed);
+    });
+    model_->clear();
+    fileLabel_->setText(tr("<i>The job queue served on %1: its job file and run folders are on that machine.</i>")
+                            .arg(remote_where_.toHtmlEscaped()));
+    setBanner(Banner::Info, tr("Connecting to %1 (remote)…").arg(remote_where_));
+    disconnect_->show();
+    updateActions();
+    return Ok{};
+}
+
+void JobsPage::endWatching(const QString& banner, bool error)
+{
+    if (!remote_)
+        return;
+    RemoteSource* s = remote_;
+    remote_ = nullptr;
+    s->disconnect(this);
+    s->stop();
+    s->deleteLater();
+    disconnect_->hide();
+    updateFileLabel();
+    setBanner(error ? Banner::Error : Banner::Info, banner);
+    updateActions();
+}
+
+void JobsPage::disconnectRemote()
+{
+    endWatching(tr("Disconnected from %1: the queue goes on there.").arg(remote_where_), false);
 }
 
 }  // namespace jb

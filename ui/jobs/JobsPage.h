@@ -10,6 +10,7 @@
 // only add a second hop for the same signals. The one wait is the queue's destructor (a page
 // destroyed mid-run): it ends the running jobs and writes their manifests (`cancelled`) so no
 // folder is left orphaned; that takes up to the jobs' grace periods. Ask running() first.
+#include <jb/base/Result.h>
 #include <jb/jobs/DryRun.h>
 #include <jb/jobs/JobExecutor.h>
 #include <jb/jobs/JobFile.h>
@@ -38,6 +39,8 @@ class JobLiveChart;
 class JobLogView;
 class JobTableModel;
 class ManifestDialog;
+class RemoteSource;
+struct RemoteTarget;
 
 class JobsPage : public QWidget {
     Q_OBJECT
@@ -68,6 +71,13 @@ public:
     bool openManifest(const QString& name);
 
     bool running() const;
+    // Watching a queue served by `jobs run --serve` (core/remote): the table shows each job's
+    // state as the served queue reports it; the banner says "Watching a job queue on HOST:PORT
+    // (remote)", or the error naming the address; the local queue's buttons are off.
+    Status watchRemote(const RemoteTarget& target);
+    void disconnectRemote();
+    bool watching() const { return remote_ != nullptr; }
+    QPushButton* disconnectButton() const { return disconnect_; }
     QString jobFilePath() const { return path_; }
     QString errorText() const;  // the banner's error, empty when there is none
     QString bannerText() const;
@@ -153,6 +163,10 @@ private:
     QPushButton* stop_;
     QPushButton* manifestButton_;
     QPushButton* folderButton_;
+    QPushButton* disconnect_;
+    RemoteSource* remote_ = nullptr;
+    QString remote_where_;
+    void endWatching(const QString& banner, bool error);
 };
 
 }  // namespace jb

@@ -13,6 +13,8 @@
 #include <jb/library/Library.h>
 #include <jb/live/RunSource.h>
 #include <jb/record/Interleaved.h>
+#include <jb/remote/RemoteSource.h>
+#include <jb/remote/RemoteTarget.h>
 #include <jb/sampling/SampleStore.h>
 #include <jb/session/LiveComparison.h>
 #include <jb/session/StartCheck.h>
@@ -54,6 +56,18 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     cb->addWidget(startAnyway_);
     cb->addStretch(1);
     checkBar_->hide();
+    // While a served run is watched: Disconnect (the run goes on over there).
+    remoteBar_ = new QWidget(this);
+    remoteBar_->setObjectName(QStringLiteral("remoteBar"));
+    disconnect_ = new QPushButton(tr("Disconnect"), remoteBar_);
+    disconnect_->setObjectName(QStringLiteral("disconnectRemote"));
+    disconnect_->setToolTip(tr("Stop watching; the run goes on on its machine"));
+    auto* rb = new QHBoxLayout(remoteBar_);
+    rb->setContentsMargins(0, 0, 0, 0);
+    rb->addWidget(disconnect_);
+    rb->addStretch(1);
+    remoteBar_->hide();
+    connect(disconnect_, &QPushButton::clicked, this, &MeasurePage::disconnectRemote);
     connect(useK_, &QPushButton::clicked, this, [this] {
         if (suggested_k_ <= 0)
             return;
@@ -67,6 +81,7 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     rv->setContentsMargins(4, 0, 0, 0);
     rv->addWidget(banner_);
     rv->addWidget(checkBar_);
+    rv->addWidget(remoteBar_);
     // An interleaved run's comparison below the run, as tall as the user drags it.
     cmp_view_->setObjectName(QStringLiteral("liveComparison"));
     cmp_view_->setTitle(tr("This run"));
@@ -144,7 +159,7 @@ void MeasurePage::setBanner(const QString& text, bool error)
 
 void MeasurePage::start()
 {
-    if (running() || probe_)
+    if (running() || probe_ || watching())
         return;
     auto plan = form_->plan();
     if (!plan) {
@@ -190,7 +205,7 @@ void MeasurePage::onProbed(const std::vector<ProbeResult>& results)
 
 void MeasurePage::startNow()
 {
-    if (running())
+    if (running() || watching())
         return;
     if (probe_) {
         probe_->disconnect(this);
@@ -291,7 +306,7 @@ void MeasurePage::onChildReady(qint64 jobs)
 void MeasurePage::onPhase(const PhaseEvent& e)
 {
     view_->applyPhase(e);
-    const int rounds = run_->options().plan.rounds;
+    const int rounds = livePlan().rounds;
     switch (e.kind) {
     case PhaseEvent::IdleStarted:
         busy_ = false;
@@ -460,7 +475,7 @@ void MeasurePage::onFinishedSet(const MeasureOutcome& outcome)
 void MeasurePage::updateStatus()
 {
     status_->setPhase(phase_text_);
-    if (!running()) {
+    if (!running() && !(remote_ && remote_->running())) {
         if (read_only_ || has_record_) {
             const Record& r = view_->record();
             QStringList c;
@@ -485,7 +500,7 @@ void MeasurePage::updateStatus()
     }
     if (origin_ns_ == 0)
         return;
-    const Plan& p = run_->options().plan;
+    const Plan& p = livePlan();
     // Sampler lateness and counter cadence of the counter on show, from its store.
     for (const auto& [spec, store] : view_->stores()) {
         if (spec != view_->counter())
@@ -501,7 +516,7 @@ void MeasurePage::updateStatus()
     }
     // Progress over the whole plan: the busy time of a round is estimated from those done
     // (or from the one going on, while none is done).
-    const double elapsed_s = double(monotonicNs() - origin_ns_) / 1e9;
+    const double elapsed_s = double(liveNowNs() - origin_ns_) / 1e9;
     double busy_s = 0;
     const Record& r = view_->record();
     if (rounds_done_ > 0) {
@@ -515,18 +530,20 @@ void MeasurePage::updateStatus()
         busy_s = n ? sum / n : 0;
     }
     if (busy_)
-        busy_s = std::max(busy_s, double(monotonicNs() - busy_t0_ns_) / 1e9);
+        busy_s = std::max(busy_s, double(liveNowNs() - busy_t0_ns_) / 1e9);
     // The plan's clock starts with its first idle bracket: the child's start-up (loading its
     // jobs) is not in the plan, and counting it would make the ETA run out early.
     std::optional<double> since_first_idle_s;
     if (plan_t0_ns_ > 0)
-        since_first_idle_s = double(monotonicNs() - plan_t0_ns_) / 1e9;
+        since_first_idle_s = double(liveNowNs() - plan_t0_ns_) / 1e9;
     const PlanProgress progress = planProgress(p, since_first_idle_s, busy_s);
     status_->setProgress(progress.fraction, elapsed_s, progress.remaining_s);
 }
 
 Status MeasurePage::openRecord(const QString& path)
 {
+    if (watching())
+        return Error{"a served run is being watched: disconnect before opening a record"};
     if (running())
         return Error{"a run is going: stop it before opening a record"};
     auto r = openRecordFile(path);
@@ -558,6 +575,8 @@ Status MeasurePage::openRecord(const QString& path)
 
 Status MeasurePage::saveRecord(const QString& path)
 {
+    if (watching())
+        return Error{"the watched run is still going: its server saves it when it ends"};
     if (running())
         return Error{"the run is still going: it is saved by itself when it ends"};
     if (!has_record_)
@@ -610,6 +629,156 @@ Status MeasurePage::exportChartPng(const QString& path)
 Status MeasurePage::exportChartSvg(const QString& path)
 {
     return view_->chart()->saveSvg(path, exportTitle());
+}
+
+const Plan& MeasurePage::livePlan() const
+{
+    return remote_ ? remote_plan_ : run_->options().plan;
+}
+
+std::int64_t MeasurePage::liveNowNs() const
+{
+    // A watched run's clock is the server's (its origin and its samples are on it).
+    return remote_ ? remote_->nowNs() : monotonicNs();
+}
+
+Status MeasurePage::watchRemote(const RemoteTarget& target)
+{
+    if (running() || probe_)
+        return Error{"a run is going here: stop it before watching another"};
+    if (remote_)
+        disconnectRemote();
+    remote_where_ = target.where();
+    remote_target_ = std::make_shared<RemoteTarget>(target);
+    remote_path_.clear();
+    remote_ = connectRemote(target, this);
+    connect(remote_, &RemoteSource::connected, this, [this](const QString& kind) {
+        if (kind != QLatin1String("measure")) {
+            const RemoteTarget target = *remote_target_;
+            endWatching(tr("%1 serves a job queue, not a measure run: it is watched in the Jobs page.").arg(remote_where_),
+                        false);
+            emit queueServed(target);
+            return;
+        }
+        setBanner(tr("Watching a run on %1 (remote)").arg(remote_where_), false);
+        phase_text_ = tr("connected, waiting for the run…");
+        updateStatus();
+    });
+    connect(remote_, &RemoteSource::lost, this, [this](const QString& why) {
+        endWatching(tr("Not watching %1 any more: %2").arg(remote_where_, why), true);
+    });
+    connect(remote_, &RunSource::started, this, &MeasurePage::onRemoteStarted);
+    connect(remote_, &RunSource::childReady, this, &MeasurePage::onChildReady);
+    connect(remote_, &RunSource::phase, this, &MeasurePage::onPhase);
+    connect(remote_, &RunSource::roundFinished, this, &MeasurePage::onRound);
+    connect(remote_, &RunSource::warning, this, &MeasurePage::onWarning);
+    connect(remote_, &RemoteSource::ended, this, [this](const QStringList& paths, bool) {
+        remote_path_ = paths.value(0);
+    });
+    connect(remote_, &RunSource::finished, this, &MeasurePage::onRemoteFinished);
+    connect(remote_, &RunSource::finishedSet, this, [this](const std::vector<Record>& records) {
+        onRemoteFinished(records.front());  // an interleaved run: the first workload's (the paths name all)
+    });
+
+    base_ = Record{};
+    origin_ns_ = 0;
+    plan_t0_ns_ = 0;
+    busy_ = false;
+    rounds_done_ = 0;
+    warnings_.clear();
+    has_record_ = false;
+    read_only_ = true;
+    record_path_.clear();
+    cmp_view_->hide();
+    checkBar_->hide();
+    phase_text_ = tr("connecting…");
+    setBanner(tr("Connecting to %1 (remote)…").arg(remote_where_), false);
+    view_->clear(tr("Connecting to %1…").arg(remote_where_));
+    // Start, Stop and the form are the local run's: off, and out of sight (its values are not
+    // the watched run's).
+    form_->setEnabled(false);
+    form_->hide();
+    remoteBar_->show();
+    status_->setMessage(QString());
+    statusTimer_.start();
+    emit hasRecordChanged(false);
+    emit watchingChanged(true);
+    return Ok{};
+}
+
+void MeasurePage::onRemoteStarted(qint64 origin_ns, const QStringList& counters)
+{
+    const RunLayout l = remote_->layout();
+    remote_plan_ = Plan{};
+    remote_plan_.label = remote_->label();
+    remote_plan_.rounds = l.rounds;
+    remote_plan_.k = l.k;
+    remote_plan_.idle_s = l.idle_s;
+    remote_plan_.sample_ms = l.period_s * 1000.0;
+    for (const QString& c : counters)
+        remote_plan_.counters.push_back(c.toStdString());
+    base_ = Record{};
+    base_.label = remote_plan_.label;
+    base_.k = l.k;
+    base_.counters = remote_plan_.counters;
+    base_.idle_s = l.idle_s;
+    base_.sample_s = l.period_s;
+    origin_ns_ = origin_ns;
+    view_->beginLive(origin_ns, remote_->stores(), remote_plan_.expectedDurationS(0.0), base_);
+    phase_text_ = tr("starting the child…");
+    status_->setCounter(counters.join(QStringLiteral(", ")) + QStringLiteral(" · ") +
+                        fmt::fixed(remote_plan_.sample_ms, 0) + tr(" ms"));
+    updateStatus();
+}
+
+void MeasurePage::onRemoteFinished(const Record& r)
+{
+    view_->endLive(r);
+    has_record_ = true;
+    read_only_ = false;  // Save As keeps a copy here
+    record_path_.clear();
+    const int n = int(r.rounds.size());
+    QString text = r.isAborted()
+                       ? tr("The run on %1 was aborted: %2").arg(remote_where_, QString::fromStdString(r.error.value_or("")))
+                       : tr("The run on %1 is complete: %n round(s)", nullptr, n).arg(remote_where_);
+    text += remote_path_.isEmpty() ? tr(". The server saved no record file; Save As keeps this one here.")
+                                   : tr(". The server saved its record as %1 (on its machine); Save As keeps a copy here.")
+                                         .arg(remote_path_);
+    phase_text_ = r.isAborted() ? tr("aborted") : tr("complete");
+    endWatching(text, r.isAborted());
+    emit hasRecordChanged(true);
+    emit runFinished(r, QString());
+}
+
+void MeasurePage::endWatching(const QString& banner, bool error)
+{
+    if (!remote_)
+        return;
+    RemoteSource* s = remote_;
+    remote_ = nullptr;
+    s->disconnect(this);
+    s->stop();
+    s->deleteLater();
+    statusTimer_.stop();
+    remoteBar_->hide();
+    form_->setEnabled(true);
+    form_->show();
+    form_->setRunning(false);
+    setBanner(banner, error);
+    if (!has_record_)
+        view_->clear(tr("Not connected"));
+    status_->setMessage(banner.section(QLatin1Char('\n'), 0, 0), error ? StatusLine::Tone::Error : StatusLine::Tone::Good);
+    status_->hideProgress();
+    updateStatus();
+    emit watchingChanged(false);
+}
+
+void MeasurePage::disconnectRemote()
+{
+    if (!remote_)
+        return;
+    phase_text_ = tr("disconnected");
+    endWatching(tr("Disconnected from %1: the run goes on there.").arg(remote_where_), false);
 }
 
 }  // namespace jb

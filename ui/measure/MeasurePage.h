@@ -4,10 +4,14 @@
 // (runOptions()); the MeasureRun starts and stops the session on a backend thread, saves every
 // finished run by itself, removes its journal and adds its files to the library, and the page
 // draws its RunSource and what the run says it did. It shows opened records read-only.
+// It also watches a run served by another process (`--serve`, core/remote): watchRemote()
+// draws that run's RemoteSource the same way, marked remote in the banner, the form's
+// controls off; at the end the record is the one the server wrote (its path shown).
 #include "common/Banner.h"
 #include <jb/base/Result.h>
 #include <jb/counters/CounterRegistry.h>
 #include <jb/record/Record.h>
+#include <jb/remote/RemoteTarget.h>
 #include <jb/run/MeasureRun.h>
 #include <jb/session/Session.h>
 
@@ -20,6 +24,10 @@
 #include <string>
 
 class QPushButton;
+
+namespace jb {
+class RemoteSource;
+}
 
 namespace jb {
 
@@ -65,6 +73,16 @@ public:
     const Record& record() const;
     QString recordPath() const { return record_path_; }  // where the record shown lies on disk
 
+    // Watching a served run (File > Connect to a Run...): the connection is made here; the
+    // banner says "Watching a run on HOST:PORT (remote)", or the error naming the address.
+    Status watchRemote(const RemoteTarget& target);
+    void disconnectRemote();  // the run goes on over there
+    bool watching() const { return remote_ != nullptr; }
+    RemoteSource* remote() const { return remote_; }
+    QPushButton* disconnectButton() const { return disconnect_; }
+    // After a watched run: where the server wrote its record (on the server's machine).
+    QString remoteRecordPath() const { return remote_path_; }
+
     Status openRecord(const QString& path);
     Status saveRecord(const QString& path);
     Status exportRoundsCsv(const QString& path) const;
@@ -96,6 +114,9 @@ signals:
     void recordOpened(const QString& path);
     void runFinished(const jb::Record& record, const QString& savedPath);
     void readyToClose();
+    void watchingChanged(bool watching);
+    // The address given serves a job queue, not a measure run: the Jobs page watches it.
+    void queueServed(const jb::RemoteTarget& target);
 
 private:
     void onProbed(const std::vector<ProbeResult>& results);
@@ -110,6 +131,12 @@ private:
     void refreshComparison();
     void updateStatus();
     void setBanner(const QString& text, bool error);
+    // The watched run's events (a RemoteSource's, not a MeasureRun's).
+    void onRemoteStarted(qint64 origin_ns, const QStringList& counters);
+    void onRemoteFinished(const Record& r);
+    void endWatching(const QString& banner, bool error);
+    const Plan& livePlan() const;  // the local run's plan, or the watched run's layout as one
+    std::int64_t liveNowNs() const;
 
     RunForm* form_;
     RecordView* view_;
@@ -124,6 +151,13 @@ private:
     QPushButton* useK_;
     QPushButton* startAnyway_;
     int suggested_k_ = 0;
+    RemoteSource* remote_ = nullptr;
+    QWidget* remoteBar_ = nullptr;
+    QPushButton* disconnect_ = nullptr;
+    QString remote_where_;
+    QString remote_path_;
+    Plan remote_plan_;
+    std::shared_ptr<RemoteTarget> remote_target_;
 
     Record base_;  // the plan's figures, shown before the session's record arrives
     std::int64_t origin_ns_ = 0;
