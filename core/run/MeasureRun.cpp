@@ -141,6 +141,7 @@ Status MeasureRun::serve()
         connect(source_, &RunSource::started, sv,
                 [sv, this](qint64 origin, const QStringList& counters) { sv->started(origin, counters, source_->stores()); });
         connect(source_, &RunSource::phase, sv, &RunServer::phase);
+        connect(source_, &RunSource::phaseMarked, sv, &RunServer::phaseMark);
         connect(source_, &RunSource::warning, sv, &RunServer::warning);
         connect(source_, &RunSource::childReady, sv, &RunServer::childReady);
     }

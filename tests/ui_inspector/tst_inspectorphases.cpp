@@ -51,6 +51,7 @@ private slots:
         tab.setLoaded(l);
         QVERIFY(tab.showsPhases());
         QCOMPARE(tab.sideTabs()->tabText(tab.sideTabs()->indexOf(tab.phaseTable())), QStringLiteral("Phases"));
+        QCOMPARE(tab.sideTabs()->currentWidget(), static_cast<QWidget*>(tab.phaseTable()));  // opens on it
 
         const std::string spec = tab.counter();
         QCOMPARE(spec, std::string("sim"));

@@ -255,6 +255,9 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
             a->setEnabled(hasSamples);
     }
     refreshCounter();
+    // A record with phases opens on them: what its child marked is what its reader came for.
+    if (showsPhases())
+        side_->setCurrentWidget(phases_);
     stack_->setCurrentIndex(1);
 }
 
