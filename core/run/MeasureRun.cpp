@@ -110,6 +110,7 @@ Status MeasureRun::start(MeasureRunOptions options)
         connect(s, &Session::started, sv,
                 [sv, s](qint64 origin, const QStringList& counters) { sv->started(origin, counters, s->stores()); });
         connect(s, &Session::phase, sv, &RunServer::phase);
+        connect(s, &Session::phaseMarked, sv, &RunServer::phaseMark);
         connect(s, &Session::warning, sv, &RunServer::warning);
         connect(s, &Session::childReady, sv, &RunServer::childReady);
     }
