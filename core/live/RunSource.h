@@ -59,6 +59,9 @@ signals:
     void started(qint64 origin_ns, const QStringList& counters);
     void phase(const jb::PhaseEvent& event);
     void roundFinished(int index, const jb::Round& round);
+    // The child marked a phase boundary in round `round` (0-based): `mark NAME` (name) or
+    // `mark -` (empty), at t_ns on the samples' clock (Session::phaseMarked).
+    void phaseMarked(int round, const QString& name, qint64 t_ns);
     void warning(const QString& message);
     void finished(const jb::Record& record);
     // The run's child said 'ready <jobs>' (a real session).

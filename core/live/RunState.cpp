@@ -37,6 +37,7 @@ RunState RunState::fromRecord(const Record& rec)
         }
         if (r.window)
             t.spans_.push_back({RunSpan::Busy, int(i), (*r.window)[0], (*r.window)[1]});
+        t.setMarks(int(i), r.marks);
     }
     std::stable_sort(t.spans_.begin(), t.spans_.end(),
                      [](const RunSpan& a, const RunSpan& b) { return a.t0_ns < b.t0_ns; });
@@ -72,6 +73,10 @@ void RunState::apply(const PhaseEvent& e)
         break;
     case PhaseEvent::IdleEnded:
     case PhaseEvent::BusyEnded: {
+        if (e.kind == PhaseEvent::BusyEnded)  // `done` ends the open phase
+            for (PhaseSpan& p : phase_spans_)
+                if (!p.t1_ns)
+                    p.t1_ns = std::max(p.t0_ns, e.t_ns);
         const auto kind = e.kind == PhaseEvent::IdleEnded ? RunSpan::Idle : RunSpan::Busy;
         // The open span of that kind: normally the last one.
         for (auto it = spans_.rbegin(); it != spans_.rend(); ++it) {
@@ -91,6 +96,37 @@ void RunState::apply(const PhaseEvent& e)
 void RunState::setRound(int index, const Round& r)
 {
     span_rounds_[index] = r;
+    if (!r.marks.empty())
+        setMarks(index, r.marks);
+}
+
+void RunState::setMarks(int round, const std::vector<MarkSpan>& marks)
+{
+    if (marks.empty())
+        return;
+    std::erase_if(phase_spans_, [round](const PhaseSpan& p) { return p.round == round; });
+    for (const MarkSpan& m : marks)
+        phase_spans_.push_back({round, m.name, m.t0_ns, m.t1_ns});
+    std::stable_sort(phase_spans_.begin(), phase_spans_.end(),
+                     [](const PhaseSpan& a, const PhaseSpan& b) { return a.t0_ns < b.t0_ns; });
+}
+
+void RunState::applyMark(int round, const std::string& name, std::int64_t t_ns)
+{
+    for (PhaseSpan& p : phase_spans_)
+        if (!p.t1_ns)
+            p.t1_ns = std::max(p.t0_ns, t_ns);
+    if (!name.empty() && name != "-")
+        phase_spans_.push_back({round, name, t_ns, std::nullopt});
+}
+
+std::vector<std::string> RunState::phaseNames() const
+{
+    std::vector<std::string> out;
+    for (const PhaseSpan& p : phase_spans_)
+        if (std::find(out.begin(), out.end(), p.name) == out.end())
+            out.push_back(p.name);
+    return out;
 }
 
 void RunState::addRound(int index, const Round& r)

@@ -37,6 +37,14 @@ struct IdleBand {
     double mean_w = 0, sd_w = 0;
 };
 
+// One span of a phase the child marked (`mark NAME`, Round::marks) on the run's time axis.
+struct PhaseSpan {
+    int round = 0;  // 0-based
+    std::string name;
+    std::int64_t t0_ns = 0;
+    std::optional<std::int64_t> t1_ns;  // none while it lasts
+};
+
 // A round's marginal power, numbered as people count (from 1).
 struct RoundPoint {
     int round = 0;
@@ -65,6 +73,15 @@ public:
     void addRound(int index, const Round& r);
     // A round's final figures (the session's record): for the spans only, not the kept rounds.
     void setRound(int index, const Round& r);
+    // The child marked a phase boundary in round `round` at t_ns (RunSource::phaseMarked): the
+    // open phase ends there and `name` opens (empty: `mark -`, none opens). The end of the busy
+    // window ends the open one too; a round's final figures (setRound) bring its marks as the
+    // session recorded them, which replace the live ones.
+    void applyMark(int round, const std::string& name, std::int64_t t_ns);
+    const std::vector<PhaseSpan>& phaseSpans() const { return phase_spans_; }
+    // The phases' names in order of first appearance (what gives each its colour).
+    std::vector<std::string> phaseNames() const;
+
     // The idle power or its noise changed at t_ns: brackets before it describe other settings.
     void setNoiseSince(std::int64_t t_ns) { noise_since_ns_ = t_ns; }
 
@@ -115,6 +132,8 @@ private:
     std::shared_ptr<const SampleStore> store_;
     std::int64_t origin_ns_ = 0;
     std::vector<RunSpan> spans_;
+    std::vector<PhaseSpan> phase_spans_;
+    void setMarks(int round, const std::vector<MarkSpan>& marks);
     std::map<int, Round> span_rounds_;  // every round, for the spans' figures
     std::vector<IdleSpan> idle_spans_;
     std::vector<Round> rounds_;

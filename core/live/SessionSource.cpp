@@ -69,6 +69,7 @@ Status SessionSource::start(const Plan& plan)
     connect(session, &Session::childReady, this, &SessionSource::childReady);
     connect(session, &Session::phase, this, &SessionSource::phase);
     connect(session, &Session::roundFinished, this, &SessionSource::roundFinished);
+    connect(session, &Session::phaseMarked, this, &SessionSource::phaseMarked);
     connect(session, &Session::warning, this, &SessionSource::warning);
     connect(session, &Session::finished, this, &SessionSource::onFinished);
     connect(session, &Session::setRan, this, &SessionSource::setRan);

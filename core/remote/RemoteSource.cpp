@@ -172,6 +172,9 @@ void RemoteSource::onMessage(const oj& m)
         if (!kind)
             return bad("an unknown phase: " + m["kind"].get<std::string>());
         emit phase(PhaseEvent{*kind, m.at("round").get<int>(), m.at("t_ns").get<std::int64_t>()});
+    } else if (type == "phase-mark") {  // 1.1
+        emit phaseMarked(m.at("round").get<int>(), QString::fromStdString(m.at("name").get<std::string>()),
+                         m.at("t_ns").get<std::int64_t>());
     } else if (type == "round") {
         auto r = roundFromJson(m.at("round"), counters_, "$.round");
         if (!r)

@@ -175,6 +175,17 @@ void RunServer::phase(const PhaseEvent& e)
     publish(std::move(m));
 }
 
+void RunServer::phaseMark(int round, const QString& name, qint64 t_ns)
+{
+    sampleBatches();
+    oj m = oj::object();
+    m["type"] = "phase-mark";
+    m["round"] = round;
+    m["name"] = name.toStdString();  // "": `mark -`
+    m["t_ns"] = std::int64_t(t_ns);
+    publish(std::move(m));
+}
+
 void RunServer::round(int index, const Round& r)
 {
     sampleBatches();

@@ -60,6 +60,8 @@ public:
     void started(qint64 origin_ns, const QStringList& counters, StoreList stores);
     void phase(const PhaseEvent& event);
     void round(int index, const Round& round);
+    // The child marked a phase boundary (RunSource::phaseMarked): a `phase-mark` message (1.1).
+    void phaseMark(int round, const QString& name, qint64 t_ns);
     void warning(const QString& message);
     void childReady(qint64 jobs);
     // The end: the records as written, their files ("" where none), the errors, aborted.

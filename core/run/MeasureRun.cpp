@@ -110,6 +110,7 @@ Status MeasureRun::start(MeasureRunOptions options)
         connect(s, &Session::started, sv,
                 [sv, s](qint64 origin, const QStringList& counters) { sv->started(origin, counters, s->stores()); });
         connect(s, &Session::phase, sv, &RunServer::phase);
+        connect(s, &Session::phaseMarked, sv, &RunServer::phaseMark);
         connect(s, &Session::warning, sv, &RunServer::warning);
         connect(s, &Session::childReady, sv, &RunServer::childReady);
     }
@@ -141,6 +142,7 @@ Status MeasureRun::serve()
         connect(source_, &RunSource::started, sv,
                 [sv, this](qint64 origin, const QStringList& counters) { sv->started(origin, counters, source_->stores()); });
         connect(source_, &RunSource::phase, sv, &RunServer::phase);
+        connect(source_, &RunSource::phaseMarked, sv, &RunServer::phaseMark);
         connect(source_, &RunSource::warning, sv, &RunServer::warning);
         connect(source_, &RunSource::childReady, sv, &RunServer::childReady);
     }

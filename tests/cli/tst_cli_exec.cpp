@@ -54,6 +54,35 @@ class TestCliExec : public QObject {
     Q_OBJECT
 
 private slots:
+    // A crashed --exec run: its journal's header carries "exec", so the recovered record says
+    // which command it measured, as the finished one would.
+    void recoveredExecRecordKeepsExec()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString out = dir.filePath(QStringLiteral("x.json"));
+        QProcess p;
+        p.start(bin("joulebench-cli"), quick(QStringLiteral("100")) << QStringLiteral("--exec") << QStringLiteral("--out")
+                                                                     << out << QStringLiteral("--") << QStringLiteral("true"));
+        QVERIFY(p.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("round 2/100"), 30000);
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(5000));
+        const QString journal = out + QStringLiteral(".journal");
+        QVERIFY(QFile::exists(journal));
+        const Run r = cli({QStringLiteral("recover"), journal});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const json rec = json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY(rec.is_object());
+        QCOMPARE(rec["status"], json("aborted"));
+        QVERIFY(rec["rounds"].size() >= 2);
+        QVERIFY2(rec.contains("exec"), r.out.left(400).constData());
+        QCOMPARE(rec["exec"]["command"], json::array({"true"}));
+        QCOMPARE(rec["exec"]["startup_in_decode"], json(true));
+        QVERIFY(QString::fromStdString(rec["exec"]["shim"].get<std::string>()).endsWith(QStringLiteral("/joulebench-exec")));
+    }
+
     void oneShotDecoderRecordHasTheProtocolChildsShape()
     {
         QTemporaryDir dir;

@@ -58,6 +58,7 @@ private slots:
     void roundsKeptAndNumbered();
     void recordCounter();
     void scriptedEventsFold();
+    void marksFoldIntoPhaseSpans();
 };
 
 void TestRunState::liveNoiseFromTheBrackets()
@@ -260,6 +261,51 @@ void TestRunState::scriptedEventsFold()
     run.setRound(1, r);
     QVERIFY(run.roundAt(1));
     QCOMPARE(run.rounds().size(), std::size_t(1));
+}
+
+// The child's marks (RunSource::phaseMarked): each opens a span and closes the open one, `mark -`
+// closes without opening, the busy window's end closes the last; the round's recorded marks
+// replace the live ones; a record's marks come back from fromRecord.
+void TestRunState::marksFoldIntoPhaseSpans()
+{
+    using namespace jb;
+    RunState run;
+    run.apply({PhaseEvent::BusyStarted, 0, 1000});
+    run.applyMark(0, "parse", 1100);
+    QCOMPARE(run.phaseSpans().size(), std::size_t(1));
+    QVERIFY(!run.phaseSpans()[0].t1_ns);
+    run.applyMark(0, "infer", 1300);
+    run.applyMark(0, "", 1500);  // mark -
+    run.applyMark(0, "parse", 1600);
+    run.apply({PhaseEvent::BusyEnded, 0, 1900});
+    const auto& s = run.phaseSpans();
+    QCOMPARE(s.size(), std::size_t(3));
+    QCOMPARE(s[0].name, std::string("parse"));
+    QCOMPARE(s[0].t1_ns, std::optional<std::int64_t>(1300));
+    QCOMPARE(s[1].name, std::string("infer"));
+    QCOMPARE(s[1].t1_ns, std::optional<std::int64_t>(1500));
+    QCOMPARE(s[2].t0_ns, std::int64_t(1600));
+    QCOMPARE(s[2].t1_ns, std::optional<std::int64_t>(1900));
+    QCOMPARE(run.phaseNames(), (std::vector<std::string>{"parse", "infer"}));
+
+    // The session's record of the round replaces the live spans of that round only.
+    run.apply({PhaseEvent::BusyStarted, 1, 3000});
+    run.applyMark(1, "parse", 3100);
+    Round r0;
+    r0.marks = {{"parse", 1101, 1301}, {"infer", 1301, 1899}};
+    run.setRound(0, r0);
+    QCOMPARE(run.phaseSpans().size(), std::size_t(3));
+    QCOMPARE(run.phaseSpans()[0].t0_ns, std::int64_t(1101));
+    QCOMPARE(run.phaseSpans()[1].t1_ns, std::optional<std::int64_t>(1899));
+    QCOMPARE(run.phaseSpans()[2].round, 1);
+    QVERIFY(!run.phaseSpans()[2].t1_ns);
+
+    Record rec;
+    rec.rounds = {r0, Round{}};
+    const RunState fromRec = RunState::fromRecord(rec);
+    QCOMPARE(fromRec.phaseSpans().size(), std::size_t(2));
+    QCOMPARE(fromRec.phaseSpans()[1].name, std::string("infer"));
+    QVERIFY(RunState::fromRecord(Record{}).phaseSpans().empty());
 }
 
 QTEST_GUILESS_MAIN(TestRunState)

@@ -261,6 +261,41 @@ private slots:
 
     // The run is watched by a RemoteSource that joins after the first round, by a client with
     // a wrong token, one that stops reading, one that is killed mid-run, and scraped on /metrics.
+    // Format 1.1: a child's phase marks (fakechild --phases) reach a watcher as phase-mark
+    // messages, one per `mark NAME`, with the round, name and time the record keeps.
+    void phaseMarksReachTheWatcher()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("p.json"));
+        QStringList args = measureArgs(out, {QStringLiteral("--serve"), QStringLiteral("127.0.0.1:0")});
+        args << QStringLiteral("--phases") << QStringLiteral("parse:40:5,infer:60:5");  // the child's
+        Cli cli(args);
+        static const QRegularExpression re(QStringLiteral("measure: serving on 127\\.0\\.0\\.1:(\\d+) token ([0-9a-f]{32})\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(re.match(QString::fromUtf8(cli.err)).hasMatch(), 15000);
+        const auto m = re.match(QString::fromUtf8(cli.err));
+        jb::RemoteSource remote;
+        QSignalSpy marks(&remote, &jb::RunSource::phaseMarked);
+        QSignalSpy finished(&remote, &jb::RunSource::finished);
+        remote.connectTo(QStringLiteral("127.0.0.1"), quint16(m.captured(1).toUInt()), m.captured(2).toStdString());
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(cli.p.state() == QProcess::NotRunning || cli.p.waitForFinished(15000), cli.err.constData());
+        QCOMPARE(cli.p.exitCode(), 0);
+        auto rec = jb::loadRecord(out.toStdString());
+        QVERIFY2(rec, rec ? "" : rec.error().c_str());
+        QVERIFY(rec->hasPhases());
+        std::vector<std::pair<int, jb::MarkSpan>> all;
+        for (std::size_t i = 0; i < rec->rounds.size(); ++i)
+            for (const jb::MarkSpan& s : rec->rounds[i].marks)
+                all.emplace_back(int(i), s);
+        QCOMPARE(all.size(), std::size_t(8));  // 4 rounds, 2 phases each
+        QCOMPARE(marks.count(), int(all.size()));
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            QCOMPARE(marks.at(int(i)).at(0).toInt(), all[i].first);
+            QCOMPARE(marks.at(int(i)).at(1).toString().toStdString(), all[i].second.name);
+            QCOMPARE(marks.at(int(i)).at(2).toLongLong(), qint64(all[i].second.t0_ns));
+        }
+    }
+
     void servedRunWatchedMidRun()
     {
         QTemporaryDir dir;

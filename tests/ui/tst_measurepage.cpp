@@ -112,6 +112,7 @@ private slots:
     void startCheckExplainsATooShortWorkload();
     void startIsDisabledWhileTheCheckProbes();
     void runShowsRoundsAndVerdicts();
+    void markedPhasesAppearAsBandsWhileTheRunGoes();
     void twoWorkloadsInterleavedFillTheComparison();
     void keepGoingDropsTheFailedWorkloadAndGoesOn();
     void plainCommandIsThePlansExec();
@@ -169,6 +170,70 @@ TestMeasurePage::Run TestMeasurePage::runToEnd(jb::MeasurePage& page, const jb::
     if (finished.isEmpty())
         return {};
     return {finished[0][0].value<jb::Record>(), finished[0][1].toString()};
+}
+
+// A child that marks phases (fakechild --phases, told by JOULEBENCH_MARKS=1): each `mark` puts a
+// strip on the Measure page's power chart as it arrives, inside its round's busy window and
+// before the round ends; at the end the strips are the record's marks.
+void TestMeasurePage::markedPhasesAppearAsBandsWhileTheRunGoes()
+{
+    jb::MeasurePage page;
+    page.resize(1300, 800);
+    page.show();
+    QSignalSpy rounds(page.controller(), &jb::RunSource::roundFinished);
+    struct Seen {
+        int round;
+        QString name;
+        std::size_t strips;      // the chart's strips just after the mark
+        qsizetype rounds_done;   // rounds finished by then
+        bool last_is_it;         // the newest strip is this mark's, open
+    };
+    std::vector<Seen> seen;
+    connect(page.controller(), &jb::RunSource::phaseMarked, &page, [&](int round, const QString& name, qint64) {
+        const std::vector<jb::ChartPhase>& ph = page.view()->chart()->phases();
+        const bool it = !ph.empty() && ph.back().name == name && ph.back().round == round && !ph.back().t1_s;
+        seen.push_back({round, name, ph.size(), rounds.count(), it});
+    });
+    jb::Plan plan = smallPlan(2, 100, dir_.filePath(QStringLiteral("phases.flag")));
+    plan.child = {kFakeChild.toStdString(), "serve", "--jobs", "1", "--phases", "parse:60:5,infer:90:10", "--flag",
+                  dir_.filePath(QStringLiteral("phases.flag")).toStdString()};
+    const Run run = runToEnd(page, plan);
+    QVERIFY(!QTest::currentTestFailed());
+    const jb::Record& r = run.record;
+    QCOMPARE(r.status, std::optional<std::string>("complete"));
+    QCOMPARE(r.rounds.size(), std::size_t(2));
+
+    // Live: two marks per round, each a new open strip the moment it arrived, before its round ended.
+    QCOMPARE(int(seen.size()), 4);
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        QCOMPARE(seen[i].name, i % 2 ? QStringLiteral("infer") : QStringLiteral("parse"));
+        QCOMPARE(seen[i].round, int(i / 2));
+        QCOMPARE(seen[i].strips, i + 1);
+        QCOMPARE(seen[i].rounds_done, qsizetype(i / 2));
+        QVERIFY(seen[i].last_is_it);
+    }
+
+    // At the end: the record's marks, closed, inside their busy windows, in two colours.
+    const std::vector<jb::ChartPhase>& ph = page.view()->chart()->phases();
+    QCOMPARE(ph.size(), std::size_t(4));
+    const double origin_s = double(page.view()->originNs()) * 1e-9;
+    for (std::size_t i = 0; i < ph.size(); ++i) {
+        const jb::Round& rd = r.rounds[std::size_t(ph[i].round)];
+        QVERIFY(rd.window);
+        QCOMPARE(rd.marks.size(), std::size_t(2));
+        QVERIFY(ph[i].t1_s);
+        QCOMPARE(ph[i].name.toStdString(), rd.marks[i % 2].name);
+        QVERIFY(ph[i].t0_s >= double((*rd.window)[0]) * 1e-9 - origin_s - 1e-6);
+        QVERIFY(*ph[i].t1_s <= double((*rd.window)[1]) * 1e-9 - origin_s + 1e-6);
+        QVERIFY(*ph[i].t1_s > ph[i].t0_s);
+    }
+    QCOMPARE(ph[0].color, ph[2].color);
+    QVERIFY(ph[0].color != ph[1].color);
+    // The legend names each phase once.
+    int phaseEntries = 0;
+    for (const jb::LegendEntry& e : page.view()->chart()->legend())
+        phaseEntries += e.text.startsWith(QStringLiteral("phase ")) ? 1 : 0;
+    QCOMPARE(phaseEntries, 2);
 }
 
 // A workload whose rounds are shorter than a counter sample: Start probes it, does not start,

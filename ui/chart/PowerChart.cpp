@@ -74,6 +74,7 @@ struct PowerChart::Impl {
 
     std::vector<ChartShade> shades;
     std::vector<ChartBand> bands;
+    std::vector<ChartPhase> phases;
     ChartViewport vp;
     bool dirty = true;   // the view changed (user, layout, new source): redraw at the next tick
     bool stale = false;  // the data or overlays changed: redraw at the live pace
@@ -233,6 +234,7 @@ void PowerChart::clear(const QString& placeholder)
     setSource(nullptr, 0, false);
     d->shades.clear();
     d->bands.clear();
+    d->phases.clear();
     d->placeholder = placeholder;
     showPlaceholder(placeholder);
     redraw();
@@ -251,6 +253,18 @@ void PowerChart::setBands(std::vector<ChartBand> bands)
     d->bands = std::move(bands);
     d->stale = true;  // the y range takes the bands in
     d->legendMayHaveChanged();
+}
+
+void PowerChart::setPhases(std::vector<ChartPhase> phases)
+{
+    d->phases = std::move(phases);
+    d->stale = true;
+    d->legendMayHaveChanged();
+}
+
+const std::vector<ChartPhase>& PowerChart::phases() const
+{
+    return d->phases;
 }
 
 void PowerChart::setSeriesName(const QString& name)
@@ -295,6 +309,9 @@ std::vector<LegendEntry> PowerChart::legend() const
                  QStringLiteral("Busy windows (the rounds), coloured by %1")
                      .arg(s.legend.startsWith(QStringLiteral("workload")) ? QStringLiteral("workload")
                                                                           : QStringLiteral("verdict"))});
+    for (const ChartPhase& ph : d->phases)
+        add({LegendEntry::Fill, ph.color, QStringLiteral("phase ") + ph.name,
+             QStringLiteral("The strips along the top: the phases the child marked (mark NAME) in each round")});
     if (baseline)
         add({LegendEntry::DashedLine, palette::bandMean(), QStringLiteral("idle baseline"),
              QStringLiteral("The dashed line: the idle power under a round (the mean of the brackets either "
@@ -525,6 +542,11 @@ QString PowerChart::describeAt(double t_s) const
         if (p->t_s >= s.t0_s && p->t_s <= end && !s.label.isEmpty())
             text += QStringLiteral("   ") + s.label;
     }
+    for (const ChartPhase& ph : d->phases) {
+        const double end = ph.t1_s.value_or(d->newest_s);
+        if (p->t_s >= ph.t0_s && p->t_s <= end)
+            text += QStringLiteral("   phase ") + ph.name;
+    }
     return text;
 }
 
@@ -595,6 +617,14 @@ void PowerChartView::drawBackground(QPainter* p, const QRectF& rect)
         p->setPen(QPen(meanLine, 1.2));
         const double y = d_->yAt(b.mean_w);
         p->drawLine(QPointF(x0, y), QPointF(x1, y));
+    }
+    // The phases: thin strips along the top of the plot, at least a pixel wide.
+    for (const ChartPhase& ph : d_->phases) {
+        const double x0 = d_->xAt(ph.t0_s);
+        const double x1 = std::max(x0 + 1.0, d_->xAt(ph.t1_s.value_or(d_->newest_s)));
+        if (x1 < pa.left() || x0 > pa.right())
+            continue;
+        p->fillRect(QRectF(QPointF(x0, pa.top()), QPointF(x1, pa.top() + PowerChart::kPhaseStripPx)), ph.color);
     }
     p->restore();
 }

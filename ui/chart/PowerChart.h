@@ -43,6 +43,16 @@ struct ChartBand {
     double mean_w = 0, sd_w = 0;
 };
 
+// A span of a phase the child marked (`mark NAME`): a thin coloured strip along the top of
+// the plot within its round's busy window.
+struct ChartPhase {
+    double t0_s = 0;
+    std::optional<double> t1_s;  // none: still open, reaches the newest sample
+    QColor color;
+    QString name;  // "decode/png"
+    int round = 0;  // 0-based
+};
+
 // One entry of the chart's legend: a mark as the chart draws it, and what it means.
 struct LegendEntry {
     enum Mark { Line, Fill, DashedLine, Band, Unshaded };
@@ -70,6 +80,10 @@ public:
     void clear(const QString& placeholder = {});
     void setShades(std::vector<ChartShade> shades);
     void setBands(std::vector<ChartBand> bands);
+    // The phases' strips (empty: none, and no space taken).
+    void setPhases(std::vector<ChartPhase> phases);
+    const std::vector<ChartPhase>& phases() const;
+    static constexpr int kPhaseStripPx = 7;  // the strips' height
     void setSeriesName(const QString& name);  // the counter, for the y axis and exports
     // While following, the x axis spans at least this many seconds (the plan's expected
     // duration), so a live run fills the chart from the left instead of rescaling every tick.
@@ -104,7 +118,7 @@ public:
     QString describeAt(double t_s) const;
 
     // Every mark the chart draws now, named: the power line, the unshaded start, idle brackets,
-    // idle mean +- sd bands, each busy kind (verdict or workload), the dashed baseline.
+    // idle mean +- sd bands, each busy kind (verdict or workload), the dashed baseline, each phase.
     std::vector<LegendEntry> legend() const;
 
     // Export (ChartFrame's renderTo, toImage, savePng, saveSvg) shows it as seen, without the

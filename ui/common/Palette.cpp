@@ -137,6 +137,14 @@ QColor workload(int k)
     const int n = int(sizeof set / sizeof set[0]);
     return set[((k % n) + n) % n];
 }
+QColor phase(int k)
+{
+    static const QColor set[] = {QColor(0x44, 0x77, 0xaa), QColor(0xee, 0x66, 0x77), QColor(0x22, 0x88, 0x33),
+                                 QColor(0xcc, 0xbb, 0x44), QColor(0x66, 0xcc, 0xee), QColor(0xaa, 0x33, 0x77),
+                                 QColor(0xbb, 0xbb, 0xbb)};
+    const int n = int(sizeof set / sizeof set[0]);
+    return set[((k % n) + n) % n];
+}
 QColor histogramFill()
 {
     return QColor(0x90, 0xa4, 0xae, 170);

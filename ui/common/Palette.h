@@ -71,6 +71,10 @@ QColor recordB();        // the second of a comparison
 // The k-th workload of an interleaved run (its busy windows, its rows): a colour-blind-safe
 // qualitative set (Okabe-Ito), repeating after eight.
 QColor workload(int k);
+// The k-th phase a child marks (`mark NAME`), in order of first appearance: its band on the
+// power chart and its row in the Inspector's phase table. A set apart from the workloads' (Paul
+// Tol's bright, colour-blind-safe), repeating after seven.
+QColor phase(int k);
 QColor histogramFill();  // the idle power histogram's bars
 QColor histogramBorder();
 QColor fitCurve();        // the fitted normal

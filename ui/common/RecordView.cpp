@@ -208,6 +208,12 @@ void RecordView::applyPhase(const PhaseEvent& e)
     refreshOverlays();
 }
 
+void RecordView::applyMark(int round, const QString& name, qint64 t_ns)
+{
+    timeline_.applyMark(round, name.toStdString(), t_ns);
+    refreshOverlays();
+}
+
 void RecordView::applyRound(int index, const Round& r)
 {
     if (index >= 0) {
@@ -261,12 +267,14 @@ void RecordView::refreshOverlays()
     if (!store) {
         chart()->setShades({});
         chart()->setBands({});
+        chart()->setPhases({});
         return;
     }
     std::int64_t newest = origin_ns_;
     if (const std::size_t n = store->size())
         newest = store->slice(n - 1, n).front().t1_ns;
     chart()->setShades(chartShades(timeline_, spec, origin_ns_));
+    chart()->setPhases(chartPhases(timeline_, origin_ns_));
     chart()->setBands(chartBands(timeline_, spec, origin_ns_, newest, [&store](std::int64_t t0, std::int64_t t1) {
         // The same slice and arithmetic the session uses for an idle bracket.
         const auto iv = store->between(t0, t1);

@@ -40,6 +40,8 @@ public:
     void beginLive(std::int64_t origin_ns, StoreList stores, double expected_s, Record base = {});
     void applyPhase(const PhaseEvent& e);
     void applyRound(int index, const Round& r);
+    // The child marked a phase boundary (RunSource::phaseMarked): the chart's phase strips grow.
+    void applyMark(int round, const QString& name, qint64 t_ns);
     // An interleaved run: each workload's busy windows in its own colour (after beginLive).
     void setWorkloads(std::vector<std::string> names, std::vector<int> workload_of_round);
     // The run ended: the session's record replaces the partial one; the chart keeps the stores.

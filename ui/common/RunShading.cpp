@@ -3,6 +3,8 @@
 #include "common/Format.h"
 #include "common/Palette.h"
 
+#include <algorithm>
+
 namespace jb {
 
 namespace {
@@ -58,6 +60,25 @@ std::vector<ChartShade> chartShades(const RunState& run, const std::string& spec
             }
         }
         out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<ChartPhase> chartPhases(const RunState& run, std::int64_t origin_ns)
+{
+    const std::vector<std::string> names = run.phaseNames();
+    std::vector<ChartPhase> out;
+    out.reserve(run.phaseSpans().size());
+    for (const PhaseSpan& p : run.phaseSpans()) {
+        ChartPhase c;
+        c.t0_s = seconds(p.t0_ns, origin_ns);
+        if (p.t1_ns)
+            c.t1_s = seconds(*p.t1_ns, origin_ns);
+        const auto at = std::find(names.begin(), names.end(), p.name);
+        c.color = palette::phase(int(at - names.begin()));
+        c.name = QString::fromStdString(p.name);
+        c.round = p.round;
+        out.push_back(std::move(c));
     }
     return out;
 }

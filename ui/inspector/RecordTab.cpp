@@ -11,6 +11,7 @@
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
 #include "inspector/MetadataView.h"
+#include "inspector/PhaseTable.h"
 #include "inspector/ResolutionProxyModel.h"
 #include "inspector/RoundChart.h"
 #include "inspector/VerifyPanel.h"
@@ -55,7 +56,8 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
       roundChart_(new RoundChart(this)),
       roundNote_(new QLabel(this)),
       verify_(new VerifyPanel(this)),
-      metadata_(new MetadataView(this))
+      metadata_(new MetadataView(this)),
+      phases_(new PhaseTable(this))
 {
     // While loading: a line and a busy bar (parsing gives no percentage to show).
     auto* loading = new QWidget(this);
@@ -126,6 +128,7 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
     side_->addTab(energy, tr("J/decode by round"));
     side_->addTab(verify_, tr("Verify"));
     side_->addTab(metadata_, tr("Metadata"));
+    phases_->hide();  // a tab (after the energy by round) only for a record with phases
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(view_);
@@ -155,6 +158,11 @@ RecordTab::RecordTab(const QString& path, QWidget* parent)
 }
 
 RecordTab::~RecordTab() = default;
+
+bool RecordTab::showsPhases() const
+{
+    return side_->indexOf(phases_) >= 0;
+}
 
 QString RecordTab::fileName() const
 {
@@ -247,6 +255,9 @@ void RecordTab::setLoaded(LoadedRecordPtr r)
             a->setEnabled(hasSamples);
     }
     refreshCounter();
+    // A record with phases opens on them: what its child marked is what its reader came for.
+    if (showsPhases())
+        side_->setCurrentWidget(phases_);
     stack_->setCurrentIndex(1);
 }
 
@@ -256,6 +267,15 @@ void RecordTab::refreshCounter()
         return;
     const Record& rec = *loaded_->record;
     const std::string spec = view_->counter();
+
+    // The phases: a tab while the record has some on this counter, none otherwise.
+    phases_->setRecord(rec, spec);
+    const int phaseTab = side_->indexOf(phases_);
+    if (phases_->rowCount() > 0 && phaseTab < 0)
+        side_->insertTab(1, phases_, tr("Phases"));
+    else if (phases_->rowCount() == 0 && phaseTab >= 0)
+        side_->removeTab(phaseTab);
+
     const auto energies = roundEnergies(rec, spec);
     RoundMarkSeries s;
     s.outline = palette::recordA();

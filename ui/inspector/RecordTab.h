@@ -3,7 +3,7 @@
 // a reader must know first (an aborted run and why, a reference record without samples, a
 // coarse counter, a counter whose J per decode is relative only), the dashboard's record view (power trace with brackets and windows,
 // summary, rounds table with a counter-updates column), and beside it the energy per decode
-// by round, `verify`, and the metadata.
+// by round, the phases where the child marked some, `verify`, and the metadata.
 #include "inspector/RecordLoader.h"
 #include <jb/base/Result.h>
 
@@ -20,6 +20,7 @@ namespace jb {
 class Banner;
 
 class MetadataView;
+class PhaseTable;
 class RecordView;
 class ResolutionProxyModel;
 class RoundChart;
@@ -49,6 +50,9 @@ public:
     RoundChart* roundChart() const { return roundChart_; }
     VerifyPanel* verifyPanel() const { return verify_; }
     MetadataView* metadataView() const { return metadata_; }
+    // The phase table (a side tab only while the record has phases).
+    PhaseTable* phaseTable() const { return phases_; }
+    bool showsPhases() const;
     ResolutionProxyModel* roundsProxy() const { return proxy_; }
     QTabWidget* sideTabs() const { return side_; }
     QToolButton* exportButton() const { return export_; }
@@ -97,6 +101,7 @@ private:
     QLabel* roundNote_;
     VerifyPanel* verify_;
     MetadataView* metadata_;
+    PhaseTable* phases_;
 };
 
 }  // namespace jb

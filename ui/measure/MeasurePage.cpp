@@ -111,6 +111,7 @@ MeasurePage::MeasurePage(CounterOptions options, QWidget* parent)
     connect(source_, &RunSource::started, this, &MeasurePage::onStarted);
     connect(source_, &RunSource::childReady, this, &MeasurePage::onChildReady);
     connect(source_, &RunSource::phase, this, &MeasurePage::onPhase);
+    connect(source_, &RunSource::phaseMarked, view_, &RecordView::applyMark);
     connect(run_, &MeasureRun::roundFinished, this, &MeasurePage::onRound);
     connect(run_, &MeasureRun::comparisonAdvanced, this, &MeasurePage::refreshComparison);
     connect(source_, &RunSource::warning, this, &MeasurePage::onWarning);
