@@ -3,6 +3,7 @@
 // through core/remote's RemoteSource, shows the rounds, marks the run remote and ends with the
 // record and the path the server wrote. A wrong token and a closed port give an error naming
 // the address; the Connect dialog refuses what parseRemoteTarget refuses.
+#include "chart/PowerChart.h"
 #include "common/Banner.h"
 #include "common/RecordView.h"
 #include "common/RoundsModel.h"
@@ -35,18 +36,20 @@ struct ServedRun {
     QByteArray err;
     quint16 port = 0;
     std::string token;
-    explicit ServedRun(const QString& out)
+    // child_args: the fake child's arguments after `serve` (default: 2 jobs of 100 ms).
+    explicit ServedRun(const QString& out, QStringList child_args = {})
     {
+        if (child_args.isEmpty())
+            child_args = {QStringLiteral("--jobs"), QStringLiteral("2"), QStringLiteral("--job-ms"), QStringLiteral("100")};
         QObject::connect(&p, &QProcess::readyReadStandardError, [this] { err += p.readAllStandardError(); });
-        p.start(kCli, {QStringLiteral("measure"), QStringLiteral("--label"), QStringLiteral("watched"),
+        p.start(kCli, QStringList{QStringLiteral("measure"), QStringLiteral("--label"), QStringLiteral("watched"),
                        QStringLiteral("--rounds"), QStringLiteral("4"), QStringLiteral("--k"), QStringLiteral("1"),
                        QStringLiteral("--idle-s"), QStringLiteral("0.3"), QStringLiteral("--sample-ms"),
                        QStringLiteral("20"), QStringLiteral("--counter"), QStringLiteral("sim"),
                        QStringLiteral("--samples"), QStringLiteral("--out"), out, QStringLiteral("--journal"),
                        QString(), QStringLiteral("--no-library"), QStringLiteral("--serve"),
-                       QStringLiteral("127.0.0.1:0"), QStringLiteral("--"), kFakeChild, QStringLiteral("serve"),
-                       QStringLiteral("--jobs"), QStringLiteral("2"), QStringLiteral("--job-ms"),
-                       QStringLiteral("100")});
+                       QStringLiteral("127.0.0.1:0"), QStringLiteral("--"), kFakeChild, QStringLiteral("serve")} +
+                          child_args);
     }
     ~ServedRun()
     {
@@ -170,6 +173,50 @@ private slots:
         QVERIFY2(page.banner()->message().contains(out), qPrintable(page.banner()->message()));
         QVERIFY(page.banner()->message().contains(QStringLiteral("complete")));
         QVERIFY(page.hasRecord());
+    }
+
+    // A served run whose child marks phases: each mark reaches the watching page as it is sent
+    // (remote format 1.1 phase-mark) and grows the chart's strips before its round ends (a
+    // round's own message brings its marks too, so a strip of an unfinished round is the live
+    // one); at the end the strips are the server's record's marks.
+    void phaseMarksGrowStripsWhileWatching()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("phases.json"));
+        ServedRun run(out, {QStringLiteral("--jobs"), QStringLiteral("1"), QStringLiteral("--phases"),
+                            QStringLiteral("parse:60:5,infer:90:10")});
+        QVERIFY2(run.announced(), run.err.constData());
+        jb::MeasurePage page;
+        page.resize(1200, 800);
+        page.show();
+        QSignalSpy finished(&page, &jb::MeasurePage::runFinished);
+        std::size_t most_live = 0;   // the most strips seen before the run ended
+        bool ahead = false;          // a strip of a round not yet finished was seen (a live mark)
+        QVERIFY(page.watchRemote(target(run.where(), run.token)));
+        QElapsedTimer t;
+        t.start();
+        while (finished.isEmpty() && t.elapsed() < 30000) {
+            const std::vector<jb::ChartPhase>& now = page.view()->chart()->phases();
+            most_live = std::max(most_live, now.size());
+            if (!now.empty() && now.back().round >= page.view()->roundsModel()->rowCount())
+                ahead = true;
+            QTest::qWait(10);
+        }
+        QVERIFY2(!finished.isEmpty(), qPrintable(page.banner()->message()));
+        QVERIFY2(most_live >= 2, qPrintable(QString::number(most_live)));
+        QVERIFY(ahead);
+        auto saved = jb::loadRecord(out.toStdString());
+        QVERIFY2(saved, saved ? "" : saved.error().c_str());
+        std::size_t marks = 0;
+        for (const jb::Round& r : saved->rounds)
+            marks += r.marks.size();
+        QCOMPARE(marks, std::size_t(8));  // 4 rounds x parse, infer
+        const std::vector<jb::ChartPhase>& ph = page.view()->chart()->phases();
+        QCOMPARE(ph.size(), marks);
+        for (std::size_t i = 0; i < ph.size(); ++i) {
+            QCOMPARE(ph[i].name.toStdString(), saved->rounds[std::size_t(ph[i].round)].marks[i % 2].name);
+            QVERIFY(ph[i].t1_s && *ph[i].t1_s > ph[i].t0_s);
+        }
     }
 
     void connectDialogChecksWhatIsTyped()

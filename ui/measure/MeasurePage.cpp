@@ -671,6 +671,7 @@ Status MeasurePage::watchRemote(const RemoteTarget& target)
     connect(remote_, &RunSource::started, this, &MeasurePage::onRemoteStarted);
     connect(remote_, &RunSource::childReady, this, &MeasurePage::onChildReady);
     connect(remote_, &RunSource::phase, this, &MeasurePage::onPhase);
+    connect(remote_, &RunSource::phaseMarked, view_, &RecordView::applyMark);
     connect(remote_, &RunSource::roundFinished, this, &MeasurePage::onRound);
     connect(remote_, &RunSource::warning, this, &MeasurePage::onWarning);
     connect(remote_, &RemoteSource::ended, this, [this](const QStringList& paths, bool) {
