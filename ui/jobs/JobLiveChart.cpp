@@ -52,6 +52,12 @@ void setNiceRange(QValueAxis* axis, double v)
     const int steps = std::max(1, int(std::ceil(v / step - 1e-9)));
     axis->setRange(0, steps * step);
     axis->setTickCount(steps + 1);
+    // As many decimals as the step has (0.2 -> "%.1f", 2.5 -> "%.1f", 0.25 -> "%.2f"): a whole
+    // number format on a 0.2 step wrote 0, 0, 0, 1, 1, 1 down the axis.
+    int decimals = 0;
+    while (decimals < 6 && std::fabs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+        ++decimals;
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
 }
 
 ChartLook jobLook()
@@ -151,6 +157,28 @@ void JobLiveChart::redraw()
     d->power->setName(t.power().empty() ? tr("GPU power (not reported)") : tr("GPU power (W)"));
     d->memory->setName(t.memory().empty() ? tr("GPU memory (not read yet)")
                                           : tr("GPU memory of the job (MiB)"));
+}
+
+namespace {
+QStringList tickLabels(const QValueAxis* a)
+{
+    QStringList out;
+    const int n = a->tickCount();
+    const QByteArray fmt = a->labelFormat().toLatin1();
+    for (int i = 0; i < n; ++i)
+        out << QString::asprintf(fmt.constData(), a->min() + (a->max() - a->min()) * i / std::max(1, n - 1));
+    return out;
+}
+}  // namespace
+
+QStringList JobLiveChart::memoryTicks() const
+{
+    return tickLabels(d->yMemory);
+}
+
+QStringList JobLiveChart::powerTicks() const
+{
+    return tickLabels(d->yPower);
 }
 
 int JobLiveChart::memoryPoints() const

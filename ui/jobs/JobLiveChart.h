@@ -7,6 +7,7 @@
 #include "chart/ChartFrame.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -33,6 +34,9 @@ public:
     void redraw();
     int memoryPoints() const;  // points the last redraw handed the series
     int powerPoints() const;
+    // The memory and power axes' tick labels as drawn (range, tick count and label format).
+    QStringList memoryTicks() const;
+    QStringList powerTicks() const;
     QString placeholder() const;  // empty while a trace is shown
     bool showingTrace() const;
 
