@@ -18,7 +18,7 @@ namespace jb::remote {
 
 inline constexpr const char* kFormat = "joulebench-remote";
 inline constexpr int kVersion = 1;  // major: a client refuses another
-inline constexpr int kMinor = 1;    // minor: added message types or keys only
+inline constexpr int kMinor = 2;    // minor: added message types or keys only
 // The longest line either side accepts (a record at the end is one line: no limit there for
 // the client; this bounds what a server reads before it knows who is talking).
 inline constexpr int kMaxHelloBytes = 16 * 1024;

@@ -223,6 +223,10 @@ void RemoteSource::onMessage(const oj& m)
             p.power_w = s["power_w"].get<double>();
         p.processes = s.value("processes", 0);
         emit jobSample(QString::fromStdString(m.at("name").get<std::string>()), p);
+    } else if (type == "job-log") {
+        emit jobLog(QString::fromStdString(m.at("name").get<std::string>()),
+                    QString::fromStdString(m.at("stream").get<std::string>()),
+                    QString::fromStdString(m.at("line").get<std::string>()));
     } else if (type == "queue-end") {
         running_ = false;
         ended_ = true;

@@ -6,7 +6,7 @@
 // RunState and the pages work unchanged. It is marked remote (where()). A watcher cannot stop
 // the run: stop() only disconnects.
 //
-// A job queue's messages come out as jobState/jobSample/queueEnded.
+// A job queue's messages come out as jobState/jobSample/jobLog/queueEnded.
 #include <jb/jobs/JobQueue.h>  // JobProgress and its meta type
 #include <jb/live/RunSource.h>
 #include <jb/record/Record.h>
@@ -58,6 +58,7 @@ signals:
     void ended(const QStringList& paths, bool aborted);
     void jobState(const QString& name, const QString& state, const nlohmann::ordered_json& detail);
     void jobSample(const QString& name, const jb::JobProgress& sample);
+    void jobLog(const QString& name, const QString& stream, const QString& line);  // 1.2
     void queueEnded(const nlohmann::ordered_json& summary);
 
 private:

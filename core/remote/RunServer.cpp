@@ -249,6 +249,28 @@ void RunServer::jobSample(const QString& name, const JobProgress& p)
     publish(std::move(m));
 }
 
+void RunServer::jobLog(const QString& name, const QString& stream, const QString& line)
+{
+    JobFigures& j = jobs_[name.toStdString()];
+    if (j.log_capped)
+        return;
+    oj m = oj::object();
+    m["type"] = "job-log";
+    m["name"] = name.toStdString();
+    const std::string text = line.toStdString();
+    if (j.log_bytes + text.size() > kJobLogBytes) {
+        j.log_capped = true;
+        m["stream"] = "driver";
+        m["line"] = "joulebench: this job's log past " + std::to_string(kJobLogBytes / 1024) +
+                    " KiB is not served; the whole log is in its run folder on the serving machine";
+    } else {
+        j.log_bytes += text.size();
+        m["stream"] = stream.toStdString();
+        m["line"] = text;
+    }
+    publish(std::move(m));
+}
+
 void RunServer::queueEnded(const QueueSummary& s, const std::string& error)
 {
     running_ = false;

@@ -70,6 +70,11 @@ public:
     // A job queue.
     void jobState(const QString& name, const std::string& state, const nlohmann::ordered_json& detail = {});
     void jobSample(const QString& name, const JobProgress& sample);
+    // A line of a job's output (stream "stdout", "stderr" or "driver"): a `job-log` message
+    // (1.2). At most kJobLogBytes of a job's lines are kept and served, then one line saying so
+    // (the whole log is in the job's run folder on this machine).
+    void jobLog(const QString& name, const QString& stream, const QString& line);
+    static constexpr std::size_t kJobLogBytes = 256 * 1024;
     void queueEnded(const QueueSummary& summary, const std::string& error = {});
     // Any message (its "type" first): a later minor version's (a phase mark) goes through here.
     void publish(nlohmann::ordered_json message);
@@ -120,6 +125,8 @@ private:
     struct JobFigures {
         std::string state;
         std::optional<JobProgress> last;
+        std::size_t log_bytes = 0;  // of job-log lines published
+        bool log_capped = false;
     };
     std::map<std::string, JobFigures> jobs_;
 };

@@ -70,6 +70,10 @@ JobRun::JobRun(JobFile file, JobRunOptions options, std::shared_ptr<JobExecutor>
         sv->jobState(n, "running", oj{{"gpu", gpu}, {"run_dir", dir.toStdString()}, {"pid", pid}});
     });
     connect(q, &JobQueue::jobSample, sv, &RunServer::jobSample);
+    connect(q, &JobQueue::logLine, sv, [sv](const QString& n, const QString& stream, const QString& line) {
+        if (!n.isEmpty())  // a job's line; the queue's own lines ("cancelled: ...") stay local
+            sv->jobLog(n, stream, line);
+    });
     connect(q, &JobQueue::jobFinished, sv, [sv](const QString& n, const JobManifest& m, const QString& path) {
         sv->jobState(n, statusName(m.status), oj{{"manifest", path.toStdString()}});
     });

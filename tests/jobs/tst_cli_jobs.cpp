@@ -64,7 +64,9 @@ private Q_SLOTS:
     void runServedSendsJobStatesAndTheEnd()
     {
         jbtest::FakeGpuMachine m;
-        const QString file = writeJobFile(m, {jbtest::workerJob("good", {"--sleep", "0.8", "--write", "{run_dir}/r.json"}),
+        const QString file = writeJobFile(m, {jbtest::workerJob("good", {"--print-env", "CUDA_VISIBLE_DEVICES", "--stderr",
+                                                                          "warming up", "--sleep", "0.8", "--write",
+                                                                          "{run_dir}/r.json"}),
                                               jbtest::workerJob("bad", {"--exit", "4"})});
         QProcess p;
         QByteArray err;
@@ -80,9 +82,17 @@ private Q_SLOTS:
 
         std::unique_ptr<jb::RemoteSource> remote(jb::connectRemote(*target, nullptr));
         std::map<QString, QStringList> states;
+        std::map<QString, QString> run_dirs;
         QObject::connect(remote.get(), &jb::RemoteSource::jobState,
-                         [&](const QString& name, const QString& state, const nlohmann::ordered_json&) {
+                         [&](const QString& name, const QString& state, const nlohmann::ordered_json& detail) {
                              states[name] << state;
+                             if (detail.contains("run_dir"))
+                                 run_dirs[name] = QString::fromStdString(detail["run_dir"].get<std::string>());
+                         });
+        std::map<QString, QStringList> logs;  // "stream: line"
+        QObject::connect(remote.get(), &jb::RemoteSource::jobLog,
+                         [&](const QString& name, const QString& stream, const QString& line) {
+                             logs[name] << stream + QStringLiteral(": ") + line;
                          });
         QSignalSpy connected(remote.get(), &jb::RemoteSource::connected);
         nlohmann::ordered_json summary;
@@ -106,6 +116,27 @@ private Q_SLOTS:
         QCOMPARE(summary.at("total").get<int>(), 2);
         QCOMPARE(summary.at("completed").get<int>(), 1);
         QCOMPARE(summary.at("failed").get<int>(), 1);
+
+        // Its log lines as served (1.2 job-log): the job's stdout and stderr are its run folder's
+        // stdout.log and stderr.log line for line, and the driver's lines come too.
+        const QStringList& good = logs[QStringLiteral("good")];
+        QVERIFY2(!run_dirs[QStringLiteral("good")].isEmpty(), "no run_dir in good's states");
+        for (const char* stream : {"stdout", "stderr"}) {
+            QFile f(QDir(run_dirs[QStringLiteral("good")]).filePath(QLatin1String(stream) + QStringLiteral(".log")));
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+            QStringList fromFile = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QStringList served;
+            for (const QString& l : good)
+                if (l.startsWith(QLatin1String(stream) + QStringLiteral(": ")))
+                    served << l.mid(int(std::strlen(stream)) + 2);
+            QVERIFY(!fromFile.isEmpty());
+            QCOMPARE(served, fromFile);
+        }
+        QVERIFY2(good.filter(QStringLiteral("stdout: CUDA_VISIBLE_DEVICES=")).size() == 1, qPrintable(good.join(QLatin1Char('|'))));
+        QVERIFY2(good.filter(QStringLiteral("stderr: warming up")).size() == 1, qPrintable(good.join(QLatin1Char('|'))));
+        QVERIFY2(good.filter(QRegularExpression(QStringLiteral("^driver: RUN on GPU [01]: "))).size() == 1,
+                 qPrintable(good.join(QLatin1Char('|'))));
+        QVERIFY2(good.last().startsWith(QStringLiteral("driver: DONE status=completed")), qPrintable(good.last()));
     }
 
     void runPrintsStartAndEndAndExitsByOutcome()

@@ -3,6 +3,7 @@
 #include <jb/remote/RemoteProtocol.h>
 #include <jb/remote/RemoteSource.h>
 #include <jb/remote/RemoteTarget.h>
+#include <jb/remote/RunServer.h>
 #include <jb/sampling/SampleStore.h>
 
 #include <QProcess>
@@ -263,6 +264,42 @@ private slots:
     // a wrong token, one that stops reading, one that is killed mid-run, and scraped on /metrics.
     // Format 1.1: a child's phase marks (fakechild --phases) reach a watcher as phase-mark
     // messages, one per `mark NAME`, with the round, name and time the record keeps.
+    // A job's served log is bounded: lines up to RunServer::kJobLogBytes reach a watcher as
+    // sent, then one driver line says the rest is not served; another job's lines still are.
+    void jobLogIsServedAndBoundedPerJob()
+    {
+        jb::RunServer server("jobs");
+        auto where = jb::remote::parseServeAddress("127.0.0.1:0");
+        QVERIFY(where);
+        QVERIFY(server.listen(*where));
+        const QString line(999, QLatin1Char('x'));  // 999 bytes a line
+        const int fit = int(jb::RunServer::kJobLogBytes / 999);
+        for (int i = 0; i < fit + 50; ++i)
+            server.jobLog(QStringLiteral("big"), QStringLiteral("stdout"), line);
+        server.jobLog(QStringLiteral("small"), QStringLiteral("stderr"), QStringLiteral("warming up"));
+        jb::QueueSummary s;
+        s.total = 2;
+        server.queueEnded(s);
+
+        jb::RemoteSource remote;
+        std::map<QString, QStringList> lines, streams;
+        connect(&remote, &jb::RemoteSource::jobLog, this, [&](const QString& n, const QString& st, const QString& l) {
+            lines[n] << l;
+            streams[n] << st;
+        });
+        QSignalSpy ended(&remote, &jb::RemoteSource::queueEnded);
+        remote.connectTo(QStringLiteral("127.0.0.1"), server.port(), server.token());
+        QVERIFY(ended.wait(10000));
+        QCOMPARE(lines[QStringLiteral("big")].size(), fit + 1);
+        for (int i = 0; i < fit; ++i)
+            QCOMPARE(lines[QStringLiteral("big")][i], line);
+        QCOMPARE(streams[QStringLiteral("big")].last(), QStringLiteral("driver"));
+        QVERIFY2(lines[QStringLiteral("big")].last().contains(QStringLiteral("256 KiB is not served")),
+                 qPrintable(lines[QStringLiteral("big")].last()));
+        QCOMPARE(lines[QStringLiteral("small")], QStringList{QStringLiteral("warming up")});
+        QCOMPARE(streams[QStringLiteral("small")], QStringList{QStringLiteral("stderr")});
+    }
+
     void phaseMarksReachTheWatcher()
     {
         QTemporaryDir dir;

@@ -2,6 +2,8 @@
 // 127.0.0.1:0` runs two fake jobs on the fake GPU machine; the page connects through core/remote's
 // RemoteSource and its table shows each job's state as the served queue reports it, the queue's
 // end in the banner, the local queue's buttons off while watching.
+#include "jobs/JobLiveChart.h"
+#include "jobs/JobLogView.h"
 #include "jobs/JobTableModel.h"
 #include "jobs/JobsPage.h"
 #include <jb/remote/RemoteTarget.h>
@@ -20,8 +22,9 @@ private Q_SLOTS:
     {
         jbtest::FakeGpuMachine m;
         nlohmann::json f = jbtest::baseJobFile(m.root + "/runs");
-        f["nvml_library"] = "/nonexistent/libnvidia-ml.so.1";
-        f["jobs"] = {jbtest::workerJob("good", {"--sleep", "0.8", "--write", "{run_dir}/r.json"}),
+        f["nvml_library"] = JB_FAKE_NVML_LIB;  // the served CLI's power readings: the fake NVML's
+        f["jobs"] = {jbtest::workerJob("good", {"--stderr", "warming up", "--gpu-mem", "268435456", "--sleep", "1.5",
+                                                "--write", "{run_dir}/r.json"}),
                      jbtest::workerJob("bad", {"--sleep", "0.3", "--exit", "4"})};
         const std::string file = m.root + "/jobs.json";
         jbtest::writeText(file, f.dump(2));
@@ -39,6 +42,8 @@ private Q_SLOTS:
         QVERIFY(target);
 
         jb::JobsPage page;
+        page.resize(1200, 800);
+        page.show();
         QVERIFY(page.watchRemote(*target));
         QVERIFY(page.watching());
         QVERIFY(!page.runAllButton()->isEnabled());
@@ -47,6 +52,16 @@ private Q_SLOTS:
                                                           .arg(match.captured(1)) ||
                                      !page.watching(),
                                  10000);
+        // While it runs the page follows the newest job to start, as for a local queue: its chart.
+        QTRY_VERIFY_WITH_TIMEOUT(page.chart()->showingTrace() || !page.watching(), 20000);
+        QVERIFY2(page.watching(), "the queue ended before any job's trace was shown");
+        QVERIFY(!page.shownJob().isEmpty());
+        // JB_SHOT_DIR: the page mid-queue on the long job, for docs/screenshots/remote-jobs.png.
+        if (const QString shots = qEnvironmentVariable("JB_SHOT_DIR"); !shots.isEmpty()) {
+            page.showJob(QStringLiteral("good"));
+            QTest::qWait(900);  // a few samples on the chart
+            page.grab().save(QDir(shots).filePath(QStringLiteral("remote-jobs.png")));
+        }
         QTRY_VERIFY2_WITH_TIMEOUT(!page.watching(), qPrintable(page.bannerText()), 30000);
         QVERIFY2(p.state() == QProcess::NotRunning || p.waitForFinished(15000), err.constData());
 
@@ -62,6 +77,28 @@ private Q_SLOTS:
         QVERIFY2(page.bannerText().contains(QStringLiteral("1 completed, 1 failed")), qPrintable(page.bannerText()));
         QVERIFY(page.errorText().isEmpty());
         QVERIFY(page.disconnectButton()->isHidden());
+
+        // The served job's chart (its samples as served) and its log as served (job-log, 1.2):
+        // lines that arrived, not its run folder's files read here.
+        page.showJob(QStringLiteral("good"));
+        QVERIFY(page.chart()->showingTrace());
+        page.chart()->redraw();
+        QVERIFY(page.chart()->memoryPoints() > 0);
+        QVERIFY(page.chart()->powerPoints() > 0);  // the fake NVML's power, served
+        QVERIFY2(page.chart()->title().startsWith(QStringLiteral("good on GPU ")), qPrintable(page.chart()->title()));
+        QVERIFY(page.logView()->hasLines(QStringLiteral("good")));
+        QVERIFY2(page.logView()->text().contains(QStringLiteral("warming up")), qPrintable(page.logView()->text()));
+        QVERIFY2(page.logView()->text().contains(QStringLiteral("RUN on GPU ")), qPrintable(page.logView()->text()));
+
+        // A job that held no GPU memory: its axis still reads in distinct steps (0, 0.2, ...),
+        // not whole numbers repeated (0, 0, 0, 1, 1, 1).
+        page.showJob(QStringLiteral("bad"));
+        QVERIFY(page.chart()->showingTrace());
+        page.chart()->redraw();
+        for (QStringList ticks : {page.chart()->memoryTicks(), page.chart()->powerTicks()}) {
+            const QString all = ticks.join(QLatin1Char(' '));
+            QVERIFY2(ticks.size() >= 2 && ticks.removeDuplicates() == 0, qPrintable(all));
+        }
     }
 
     // A measure run's address is not a queue, and a wrong address is an error naming it.

@@ -723,11 +723,24 @@ Status JobsPage::watchRemote(const RemoteTarget& target)
     connect(remote_, &RemoteSource::jobState, this,
             [this](const QString& name, const QString& state, const nlohmann::ordered_json& detail) {
                 model_->markServed(name, state, detail);
+                // As a local queue's: a fresh trace at launch, shown if the page follows.
+                if (state == QLatin1String("launched")) {
+                    traces_.launched(name);
+                    if (follow_)
+                        selectJob(name, true);
+                    else if (name == shown_)
+                        showChartFor(name);
+                } else if (name == shown_) {
+                    showChartFor(name);
+                }
                 status_->setText(model_->summaryText());
             });
     connect(remote_, &RemoteSource::jobSample, this, [this](const QString& name, const JobProgress& p) {
         model_->setProgress(name, p.elapsed_seconds, p.peak_memory_mib, p.power_w.value_or(std::nan("")));
+        if (traces_.sampled(name, p) && name == shown_)
+            chart_->traceChanged();
     });
+    connect(remote_, &RemoteSource::jobLog, log_, &JobLogView::append);
     connect(remote_, &RemoteSource::queueEnded, this, [this](const nlohmann::ordered_json& s) {
         const auto n = [&](const char* key) { return s.contains(key) && s[key].is_number() ? s[key].get<int>() : 0; };
         QString text = tr("The queue on %1 is over: %2 completed, %3 failed, %4 preserved, %5 not started")
@@ -742,6 +755,10 @@ Status JobsPage::watchRemote(const RemoteTarget& target)
         endWatching(text + tr(". The manifests are on the server's machine."), failed);
     });
     model_->clear();
+    traces_.clear();
+    log_->clearAll();
+    follow_ = true;
+    chart_->clear(tr("The served queue's jobs appear here as they start: their GPU memory, power and log."));
     fileLabel_->setText(tr("<i>The job queue served on %1: its job file and run folders are on that machine.</i>")
                             .arg(remote_where_.toHtmlEscaped()));
     setBanner(Banner::Info, tr("Connecting to %1 (remote)…").arg(remote_where_));
