@@ -51,6 +51,20 @@ std::vector<std::string> alignRows(const std::vector<std::vector<std::string>>& 
 
 }  // namespace
 
+namespace {
+// Why a phase was too short on spec, in the counter's words (its first too-short round).
+std::string firstTooShortReason(const Record& r, const std::string& spec, const std::string& name)
+{
+    for (const Round& rd : r.rounds)
+        for (const auto& [k, figures] : rd.phase_energy)
+            if (k == spec)
+                for (const PhaseFigure& f : figures)
+                    if (f.name == name && f.too_short)
+                        return *f.too_short;
+    return {};
+}
+}  // namespace
+
 std::vector<PhaseRow> phaseRows(const Record& r, const std::string& spec)
 {
     std::vector<PhaseRow> out;
@@ -74,6 +88,8 @@ std::vector<PhaseRow> phaseRows(const Record& r, const std::string& spec)
         else if (s.too_short_rounds > 0)
             row.too_short = "too short in " + std::to_string(s.too_short_rounds) + " of " + std::to_string(s.rounds) +
                 " rounds";
+        if (s.too_short_rounds > 0)
+            row.too_short_why = firstTooShortReason(r, spec, s.name);
         out.push_back(std::move(row));
     }
     return out;
@@ -91,20 +107,9 @@ std::string phaseTable(const Record& r, const std::string& spec)
     std::string out = "phases on " + spec + " (median over rounds; spread: MAD; share of the round's marginal J):\n";
     for (const std::string& line : alignRows(cells))
         out += "  " + line + "\n";
-    // Why a phase was too short, in the counter's words (its first too-short round).
-    auto firstReason = [&](const std::string& name) -> std::string {
-        for (const Round& rd : r.rounds)
-            for (const auto& [k, figures] : rd.phase_energy)
-                if (k == spec)
-                    for (const PhaseFigure& f : figures)
-                        if (f.name == name && f.too_short)
-                            return *f.too_short;
-        return {};
-    };
     for (const PhaseRow& p : rows)
-        if (!p.too_short.empty())
-            if (const std::string why = firstReason(p.name); !why.empty())
-                out += "  " + p.name + ": " + why + "\n";
+        if (!p.too_short.empty() && !p.too_short_why.empty())
+            out += "  " + p.name + ": " + p.too_short_why + "\n";
     return out;
 }
 

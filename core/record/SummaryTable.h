@@ -24,6 +24,7 @@ struct PhaseRow {
     std::string span;        // "300 ms"
     std::string share;       // "41%" or "-"
     std::string too_short;   // "", "too short in 2 of 3 rounds", "too short (every round)"
+    std::string too_short_why;  // why, in the counter's words (its first too-short round); "" if never
     bool all_too_short = false;
 };
 std::vector<PhaseRow> phaseRows(const Record& r, const std::string& spec);

@@ -5,6 +5,8 @@
 #include <QHostAddress>
 #include <QRegularExpression>
 
+#include <utility>
+
 namespace jb {
 
 QString RemoteTarget::where() const
@@ -66,6 +68,16 @@ RemoteSource* connectRemote(const RemoteTarget& target, QObject* parent)
     auto* s = new RemoteSource(parent);
     s->connectTo(target.host, target.port, target.token);
     return s;
+}
+
+void releaseRemote(RemoteSource*& source, QObject* watcher)
+{
+    RemoteSource* s = std::exchange(source, nullptr);
+    if (!s)
+        return;
+    s->disconnect(watcher);
+    s->stop();
+    s->deleteLater();
 }
 
 }  // namespace jb

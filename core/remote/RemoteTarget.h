@@ -27,5 +27,8 @@ Result<RemoteTarget> parseRemoteTarget(const std::string& address, const std::st
 
 // A RemoteSource connecting to target (connected() or lost() follows); parent owns it.
 RemoteSource* connectRemote(const RemoteTarget& target, QObject* parent);
+// Stops watching: the source (null afterwards) says nothing more to watcher, disconnects and is
+// deleted once its own signal has returned (this may be called from one of its slots).
+void releaseRemote(RemoteSource*& source, QObject* watcher);
 
 }  // namespace jb

@@ -202,8 +202,6 @@ void MeasureRun::finishRecord(const Record& record)
     Record rec = record;
     if (!options_.source.is_null())
         rec.extra["source"] = options_.source;
-    if (options_.plan.exec)
-        rec.extra["exec"] = execRecordField(options_.plan, options_.plan.child);
     outcome_.records = {rec};
     outcome_.aborted = rec.isAborted();
     std::string path = options_.out_path;
@@ -247,8 +245,6 @@ void MeasureRun::finishSet(const std::vector<Record>& records, std::vector<std::
         Record rec = records[i];
         if (!options_.source.is_null())
             rec.extra["source"] = options_.source;
-        if (options_.plan.exec && i < options_.plan.children.size())
-            rec.extra["exec"] = execRecordField(options_.plan, options_.plan.children[i].argv);
         // A dropped child's record (keep_going) is aborted too: the run did not do all it planned.
         if (rec.isAborted())
             outcome_.aborted = true;

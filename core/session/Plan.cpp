@@ -135,8 +135,11 @@ Plan launchPlan(const Plan& p)
     return l;
 }
 
-nlohmann::ordered_json execRecordField(const Plan& p, const std::vector<std::string>& command)
+nlohmann::ordered_json execRecordField(const Plan& p, const std::vector<std::string>& launched)
 {
+    std::vector<std::string> command = launched;  // without launchPlan's [shim, --]
+    if (command.size() >= 2 && command[1] == "--")
+        command.erase(command.begin(), command.begin() + 2);
     nlohmann::ordered_json e = nlohmann::ordered_json::object();
     e["command"] = command;
     e["shim"] = execShimPath(p);

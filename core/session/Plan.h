@@ -116,8 +116,9 @@ std::string execShimPath(const Plan& p);
 // The plan the session runs: with p.exec, every child's argv becomes [shim, --, CMD...];
 // without, p itself.
 Plan launchPlan(const Plan& p);
-// The record's "exec" of a child run as a plain command (docs/RECORD.md): its command as given,
-// the shim that ran it, and that its start-up cost is inside each decode.
-nlohmann::ordered_json execRecordField(const Plan& p, const std::vector<std::string>& command);
+// The record's "exec" of a child run as a plain command (docs/RECORD.md): its command as given
+// (launched: the argv launchPlan made, [shim, --, CMD...], or the command itself), the shim that
+// ran it, and that its start-up cost is inside each decode.
+nlohmann::ordered_json execRecordField(const Plan& p, const std::vector<std::string>& launched);
 
 }  // namespace jb

@@ -801,14 +801,8 @@ Record Session::baseRecord(int child) const
     r.sample_s = plan_.periodS();
     r.host = hostInfo();
     r.child = interleaved() ? plan_.children[std::size_t(child)].argv : plan_.child;
-    if (plan_.exec) {
-        // --exec: the child as launched is [shim, --, CMD...] (launchPlan); the record (and so the
-        // journal's header, and a recovered record) says which command it measured.
-        std::vector<std::string> command = r.child;
-        if (command.size() >= 2 && command[1] == "--")
-            command.erase(command.begin(), command.begin() + 2);
-        r.extra["exec"] = execRecordField(plan_, command);
-    }
+    if (plan_.exec)  // the record (and so the journal's header, a recovered record) says which command
+        r.extra["exec"] = execRecordField(plan_, r.child);
     r.tool = std::make_pair(std::string(kToolName), std::string(kToolVersion));
     for (const auto& s : samplers_) {
         r.counter_info.emplace_back(s->spec(), s->counterInfo());

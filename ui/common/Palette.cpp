@@ -129,21 +129,28 @@ QColor recordB()
     return QColor(0x6a, 0x1b, 0x9a);
 }
 
+namespace {
+// The k-th of a qualitative set, repeating (k may be negative).
+template <int N>
+QColor nth(const QColor (&set)[N], int k)
+{
+    return set[((k % N) + N) % N];
+}
+}  // namespace
+
 QColor workload(int k)
 {
     static const QColor set[] = {QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73),
                                  QColor(0xd5, 0x5e, 0x00), QColor(0xcc, 0x79, 0xa7), QColor(0x56, 0xb4, 0xe9),
                                  QColor(0x8c, 0x6d, 0x1f), QColor(0x55, 0x55, 0x55)};
-    const int n = int(sizeof set / sizeof set[0]);
-    return set[((k % n) + n) % n];
+    return nth(set, k);
 }
 QColor phase(int k)
 {
     static const QColor set[] = {QColor(0x44, 0x77, 0xaa), QColor(0xee, 0x66, 0x77), QColor(0x22, 0x88, 0x33),
                                  QColor(0xcc, 0xbb, 0x44), QColor(0x66, 0xcc, 0xee), QColor(0xaa, 0x33, 0x77),
                                  QColor(0xbb, 0xbb, 0xbb)};
-    const int n = int(sizeof set / sizeof set[0]);
-    return set[((k % n) + n) % n];
+    return nth(set, k);
 }
 QColor histogramFill()
 {

@@ -12,22 +12,6 @@
 
 namespace jb {
 
-namespace {
-
-// Why a phase was too short on spec, in the counter's words (its first too-short round).
-QString phaseTooShortReason(const Record& r, const std::string& spec, const std::string& name)
-{
-    for (const Round& rd : r.rounds)
-        for (const auto& [k, figures] : rd.phase_energy)
-            if (k == spec)
-                for (const PhaseFigure& f : figures)
-                    if (f.name == name && f.too_short)
-                        return QString::fromStdString(*f.too_short);
-    return {};
-}
-
-}  // namespace
-
 PhaseTable::PhaseTable(QWidget* parent) : QWidget(parent), note_(new QLabel(this)), table_(new QTableWidget(this))
 {
     note_->setObjectName(QStringLiteral("phaseNote"));
@@ -61,7 +45,7 @@ void PhaseTable::setRecord(const Record& r, const std::string& spec)
     table_->setRowCount(int(rows.size()));
     for (int i = 0; i < int(rows.size()); ++i) {
         const PhaseRow& p = rows[std::size_t(i)];
-        const QString why = phaseTooShortReason(r, spec, p.name);
+        const QString why = QString::fromStdString(p.too_short_why);
         auto put = [&](Column c, const QString& text) {
             auto* item = new QTableWidgetItem(text);
             if (c != NameCol && c != TooShortCol)

@@ -771,11 +771,7 @@ void JobsPage::endWatching(const QString& banner, bool error)
 {
     if (!remote_)
         return;
-    RemoteSource* s = remote_;
-    remote_ = nullptr;
-    s->disconnect(this);
-    s->stop();
-    s->deleteLater();
+    releaseRemote(remote_, this);
     disconnect_->hide();
     updateFileLabel();
     setBanner(error ? Banner::Error : Banner::Info, banner);

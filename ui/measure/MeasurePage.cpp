@@ -650,12 +650,10 @@ Status MeasurePage::watchRemote(const RemoteTarget& target)
     if (remote_)
         disconnectRemote();
     remote_where_ = target.where();
-    remote_target_ = std::make_shared<RemoteTarget>(target);
     remote_path_.clear();
     remote_ = connectRemote(target, this);
-    connect(remote_, &RemoteSource::connected, this, [this](const QString& kind) {
+    connect(remote_, &RemoteSource::connected, this, [this, target](const QString& kind) {
         if (kind != QLatin1String("measure")) {
-            const RemoteTarget target = *remote_target_;
             endWatching(tr("%1 serves a job queue, not a measure run: it is watched in the Jobs page.").arg(remote_where_),
                         false);
             emit queueServed(target);
@@ -756,11 +754,7 @@ void MeasurePage::endWatching(const QString& banner, bool error)
 {
     if (!remote_)
         return;
-    RemoteSource* s = remote_;
-    remote_ = nullptr;
-    s->disconnect(this);
-    s->stop();
-    s->deleteLater();
+    releaseRemote(remote_, this);
     statusTimer_.stop();
     remoteBar_->hide();
     form_->setEnabled(true);

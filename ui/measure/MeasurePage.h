@@ -26,11 +26,8 @@
 class QPushButton;
 
 namespace jb {
+
 class RemoteSource;
-}
-
-namespace jb {
-
 class InterleavedView;
 class WorkloadProbe;
 struct ProbeResult;
@@ -157,7 +154,6 @@ private:
     QString remote_where_;
     QString remote_path_;
     Plan remote_plan_;
-    std::shared_ptr<RemoteTarget> remote_target_;
 
     Record base_;  // the plan's figures, shown before the session's record arrives
     std::int64_t origin_ns_ = 0;
