@@ -16,6 +16,7 @@
 #include "noise/SimControls.h"
 #include "noise/ValueSlider.h"
 #include "noise/VerdictBanner.h"
+#include <jb/live/NoiseLabRun.h>
 #include <jb/live/ReplaySource.h>
 #include <jb/live/SessionSource.h>
 #include <jb/live/SimSource.h>
@@ -123,7 +124,7 @@ void TestNoiseLabPage::runRounds(NoiseLabPage& page, QSignalSpy& rounds, int n)
 {
     const int want = rounds.count() + n;
     for (int i = 0; i < 10000 && rounds.count() < want; ++i)
-        page.simSource()->tick(0.25);
+        page.lab()->sim()->tick(0.25);
     QVERIFY(rounds.count() >= want);
 }
 
@@ -134,21 +135,21 @@ void TestNoiseLabPage::signalSliderDropsTheVerdictLive()
     page.resize(1400, 900);
     page.show();
     QCOMPARE(page.mode(), Mode::Simulated);
-    QVERIFY(page.simSource()->running());
+    QVERIFY(page.lab()->sim()->running());
     page.controls()->setSpeed(50);
-    QCOMPARE(page.simSource()->speed(), 50.0);
+    QCOMPARE(page.lab()->sim()->speed(), 50.0);
     QTRY_COMPARE_WITH_TIMEOUT(page.banner()->verdictText(), QStringLiteral("clean"), 20000);
     QVERIFY(page.banner()->ratioText().startsWith(QStringLiteral("ratio ")));
     QVERIFY(page.banner()->detailText().contains(QStringLiteral("clean in 100%")));
-    const int restarts = page.simSource()->restarts();
+    const int restarts = page.lab()->sim()->restarts();
 
     // Signal power from 15 W to nothing: the run goes on, and its rounds turn unusable.
     jb::ValueSlider* signal = page.controls()->signalSlider();
     signal->slider()->setValue(0);
     QCOMPARE(signal->value(), 0.0);
     QCOMPARE(signal->valueText(), QStringLiteral("0 W"));
-    QCOMPARE(page.simSource()->settings().signal_w, 0.0);
-    QCOMPARE(page.simSource()->restarts(), restarts);
+    QCOMPARE(page.lab()->sim()->settings().signal_w, 0.0);
+    QCOMPARE(page.lab()->sim()->restarts(), restarts);
     QTRY_COMPARE_WITH_TIMEOUT(page.banner()->verdictText(), QStringLiteral("unusable"), 20000);
     QVERIFY(page.banner()->detailText().contains(QStringLiteral("clean in 0%")));
     QVERIFY(std::abs(*lastSim(page).ratio) < 3.0);
@@ -162,18 +163,18 @@ void TestNoiseLabPage::noiseSliderDropsTheVerdict()
     NoiseLabPage page(options(false));
     page.show();
     page.startSimulated();
-    page.simSource()->stop();  // the test drives the clock
+    page.lab()->sim()->stop();  // the test drives the clock
     QSignalSpy rounds(&page, &NoiseLabPage::roundShown);
     runRounds(page, rounds, 3);
     QCOMPARE(rounds.last().at(1).toString(), QStringLiteral("clean"));
     QCOMPARE(page.banner()->verdictText(), QStringLiteral("clean"));
-    const int restarts = page.simSource()->restarts();
+    const int restarts = page.lab()->sim()->restarts();
 
     // Noise sd from 0.15 W to 5 W against a 15 W signal: the ratio tends to 3.
     jb::ValueSlider* noise = page.controls()->noiseSlider();
     noise->slider()->setValue(noise->slider()->maximum());
     QCOMPARE(noise->value(), 5.0);
-    QCOMPARE(page.simSource()->restarts(), restarts);
+    QCOMPARE(page.lab()->sim()->restarts(), restarts);
     runRounds(page, rounds, 3);
     const jb::CounterRound& c = lastSim(page);
     QVERIFY(c.ratio);
@@ -202,7 +203,7 @@ void TestNoiseLabPage::liveFiguresFromTheBrackets()
     page.resize(1400, 900);
     page.show();
     page.startSimulated();
-    page.simSource()->stop();
+    page.lab()->sim()->stop();
     QSignalSpy rounds(&page, &NoiseLabPage::roundShown);
     runRounds(page, rounds, 4);
     page.refresh();
@@ -247,19 +248,19 @@ void TestNoiseLabPage::layoutSliderStartsANewRun()
     NoiseLabPage page(options(false));
     page.show();
     page.startSimulated();
-    page.simSource()->stop();
+    page.lab()->sim()->stop();
     QSignalSpy rounds(&page, &NoiseLabPage::roundShown);
     runRounds(page, rounds, 2);
-    const int restarts = page.simSource()->restarts();
-    QSignalSpy started(page.simSource(), &jb::SimSource::started);
-    page.simSource()->start();  // running again, so a layout change restarts at once
+    const int restarts = page.lab()->sim()->restarts();
+    QSignalSpy started(page.lab()->sim(), &jb::SimSource::started);
+    page.lab()->sim()->start();  // running again, so a layout change restarts at once
     page.controls()->kSlider()->setValue(3);
     QCOMPARE(started.count(), 2);  // start() itself, then the new layout
-    QCOMPARE(page.simSource()->restarts(), restarts + 2);
-    QCOMPARE(page.simSource()->settings().k, 3);
+    QCOMPARE(page.lab()->sim()->restarts(), restarts + 2);
+    QCOMPARE(page.lab()->sim()->settings().k, 3);
     QVERIFY(page.rounds().empty());
     QCOMPARE(page.banner()->verdictText(), QStringLiteral("–"));
-    page.simSource()->stop();
+    page.lab()->sim()->stop();
     runRounds(page, rounds, 1);
     QCOMPARE(page.rounds().front().window_ns, std::int64_t(3'000'000'000));
     QCOMPARE(page.rounds().front().decodes, std::int64_t(12));
@@ -269,13 +270,13 @@ void TestNoiseLabPage::hiddenPagePausesTheSimulation()
 {
     NoiseLabPage page(options());
     page.show();
-    QVERIFY(page.simSource()->running());
-    const int restarts = page.simSource()->restarts();
+    QVERIFY(page.lab()->sim()->running());
+    const int restarts = page.lab()->sim()->restarts();
     page.hide();
-    QVERIFY(!page.simSource()->running());
+    QVERIFY(!page.lab()->sim()->running());
     page.show();
-    QVERIFY(page.simSource()->running());
-    QCOMPARE(page.simSource()->restarts(), restarts);  // the same run goes on
+    QVERIFY(page.lab()->sim()->running());
+    QCOMPARE(page.lab()->sim()->restarts(), restarts);  // the same run goes on
 }
 
 void TestNoiseLabPage::plannerUnreachableSaysWhatIsNeeded()
@@ -327,7 +328,7 @@ void TestNoiseLabPage::planAppliedToTheRun()
     NoiseLabPage page(options(false));
     page.show();
     page.startSimulated();
-    page.simSource()->stop();
+    page.lab()->sim()->stop();
     QSignalSpy rounds(&page, &NoiseLabPage::roundShown);
     runRounds(page, rounds, 1);
     page.refresh();
@@ -340,19 +341,19 @@ void TestNoiseLabPage::planAppliedToTheRun()
     QVERIFY(p->applyButton()->isEnabled());
     const double idle_s = p->outcome()->idle_s;
     const int k = p->outcome()->k;
-    const int restarts = page.simSource()->restarts();
-    QSignalSpy started(page.simSource(), &jb::SimSource::started);
+    const int restarts = page.lab()->sim()->restarts();
+    QSignalSpy started(page.lab()->sim(), &jb::SimSource::started);
     p->applyButton()->click();
-    QVERIFY(page.simSource()->settings().idle_s >= idle_s);
-    QVERIFY2(page.simSource()->settings().idle_s < idle_s + 0.5 + 1e-9,  // the slider's next step
-             qPrintable(QStringLiteral("%1 for %2").arg(page.simSource()->settings().idle_s).arg(idle_s)));
-    QCOMPARE(page.simSource()->settings().k, k);
+    QVERIFY(page.lab()->sim()->settings().idle_s >= idle_s);
+    QVERIFY2(page.lab()->sim()->settings().idle_s < idle_s + 0.5 + 1e-9,  // the slider's next step
+             qPrintable(QStringLiteral("%1 for %2").arg(page.lab()->sim()->settings().idle_s).arg(idle_s)));
+    QCOMPARE(page.lab()->sim()->settings().k, k);
     // Paused (the test drives the clock): the new layout waits for the clock to go on, as one
     // new run, not one per slider.
     QCOMPARE(started.count(), 0);
-    page.simSource()->resume();
+    page.lab()->sim()->resume();
     QCOMPARE(started.count(), 1);
-    QCOMPARE(page.simSource()->restarts(), restarts + 1);
+    QCOMPARE(page.lab()->sim()->restarts(), restarts + 1);
     QVERIFY(page.rounds().empty());
 }
 
@@ -369,7 +370,7 @@ void TestNoiseLabPage::recordShowsItsNoise()
     page.showRecord(r, QStringLiteral("run.json"));
     QCOMPARE(page.mode(), Mode::Record);
     QCOMPARE(modes.count(), 1);
-    QVERIFY(!page.simSource()->running());
+    QVERIFY(!page.lab()->sim()->running());
     QVERIFY(!page.controls()->isVisibleTo(&page));  // a record's figures are fixed
     QVERIFY(page.traceShown());
     QVERIFY(!page.simButton()->isChecked());
@@ -391,7 +392,7 @@ void TestNoiseLabPage::recordShowsItsNoise()
     // Back to the simulation: a new live run.
     page.simButton()->click();
     QCOMPARE(page.mode(), Mode::Simulated);
-    QVERIFY(page.simSource()->running());
+    QVERIFY(page.lab()->sim()->running());
     QVERIFY(page.controls()->isVisibleTo(&page));
     QVERIFY(page.rounds().empty());
 }
@@ -445,21 +446,21 @@ void TestNoiseLabPage::recordReplaysAsItRan()
     QSignalSpy shown(&page, &NoiseLabPage::roundShown);
     page.replayButton()->click();
     QCOMPARE(page.mode(), Mode::Replay);
-    QVERIFY(page.liveSource() == page.replaySource());
-    QVERIFY(page.replaySource()->running());
-    QCOMPARE(page.replaySource()->speed(), 4.0);  // the speed box's default
+    QVERIFY(page.lab()->source() == page.lab()->replay());
+    QVERIFY(page.lab()->replay()->running());
+    QCOMPARE(page.lab()->replay()->speed(), 4.0);  // the speed box's default
     QVERIFY(!page.controls()->isVisibleTo(&page));  // the record's settings, not the sliders'
     QVERIFY(page.rounds().empty());                // from the record's start
     QCOMPARE(page.replayButton()->text(), QStringLiteral("Whole record"));
 
     // The test drives the replayed clock.
-    page.replaySource()->stop();
-    for (int i = 0; i < 100000 && !page.replaySource()->done(); ++i) {
-        page.replaySource()->tick(0.25);
+    page.lab()->replay()->stop();
+    for (int i = 0; i < 100000 && !page.lab()->replay()->done(); ++i) {
+        page.lab()->replay()->tick(0.25);
         if (i % 40 == 0)
             page.refresh();  // the page's own timer, mid-run
     }
-    QVERIFY(page.replaySource()->done());
+    QVERIFY(page.lab()->replay()->done());
     page.refresh();
     QCOMPARE(shown.count(), 5);
     QCOMPARE(page.rounds().size(), std::size_t(5));
@@ -490,7 +491,7 @@ void TestNoiseLabPage::recordReplaysAsItRan()
     // Back to the whole record, as before the replay.
     page.replayButton()->click();
     QCOMPARE(page.mode(), Mode::Record);
-    QVERIFY(page.liveSource() == nullptr);
+    QVERIFY(page.lab()->source() == nullptr);
     QCOMPARE(page.noise()->idle_sd_w, recordSd);
     QCOMPARE(page.roundsChart()->points(), 5);
     QCOMPARE(page.replayButton()->text(), QStringLiteral("Replay"));
@@ -565,10 +566,10 @@ void TestNoiseLabPage::realCounterRunsASession()
     QSignalSpy rounds(&page, &NoiseLabPage::roundShown);
     page.realButton()->click();
     QCOMPARE(page.mode(), Mode::Real);
-    QVERIFY(page.realRun()->running());
+    QVERIFY(page.lab()->real()->running());
     QVERIFY(!page.controls()->signalSlider()->isVisibleTo(&page));  // the machine sets the power
-    QCOMPARE(page.realRun()->plan().sample_ms, 50.0);
-    QCOMPARE(page.realRun()->plan().idle_s, 0.5);
+    QCOMPARE(page.lab()->real()->plan().sample_ms, 50.0);
+    QCOMPARE(page.lab()->real()->plan().idle_s, 0.5);
     QTRY_VERIFY_WITH_TIMEOUT(rounds.count() >= 2, 30000);
     QCOMPARE(page.counter(), std::string("rapl"));
     const jb::CounterRound* c = page.rounds().back().counter("rapl");
@@ -589,7 +590,7 @@ void TestNoiseLabPage::realCounterRunsASession()
     // Back to the simulation: the session stops (and its decoder with it).
     page.simButton()->click();
     QCOMPARE(page.mode(), Mode::Simulated);
-    QTRY_VERIFY_WITH_TIMEOUT(!page.realRun()->running(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.lab()->real()->running(), 15000);
 }
 
 QTEST_MAIN(TestNoiseLabPage)
@@ -616,7 +617,7 @@ void TestNoiseLabPage::fitsTheLaptopSize()
     w.showPage(page);
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     page->startSimulated();
-    page->simSource()->stop();
+    page->lab()->sim()->stop();
     QSignalSpy rounds(page, &NoiseLabPage::roundShown);
     runRounds(*page, rounds, 3);
     QCoreApplication::processEvents();

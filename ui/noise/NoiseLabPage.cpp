@@ -12,9 +12,7 @@
 #include "noise/SensorView.h"
 #include "noise/SimControls.h"
 #include "noise/VerdictBanner.h"
-#include <jb/live/ReplaySource.h>
-#include <jb/live/SessionSource.h>
-#include <jb/live/SimSource.h>
+#include <jb/live/NoiseLabRun.h>
 #include <jb/noise/Histogram.h>
 #include <jb/sampling/SampleStore.h>
 #include <jb/stats/Statistics.h>
@@ -67,71 +65,69 @@ QLabel* caption(const QString& text)
 
 }  // namespace
 
+namespace {
+
+NoiseLabRunOptions labRunOptions(const NoiseLabOptions& o)
+{
+    NoiseLabRunOptions r;
+    const QString decoder = decoderPath(o);
+    const QFileInfo fi(decoder);
+    r.real = chooseRealCounter(listCounters(o.counters), fi.isFile() && fi.isExecutable(), decoder.toStdString());
+    r.decoder_argv.push_back(decoder.toStdString());
+    for (const QString& a : o.decoder_args)
+        r.decoder_argv.push_back(a.toStdString());
+    r.counters = o.counters;
+    r.seed = o.seed;
+    return r;
+}
+
+}  // namespace
+
 NoiseLabPage::NoiseLabPage(NoiseLabOptions options, QWidget* parent)
-    : QWidget(parent),
-      options_(std::move(options)),
-      sim_(new SimSource(this)),
-      real_(new SessionSource(this)),
-      replay_(new ReplaySource(this))
+    : QWidget(parent), options_(std::move(options)), lab_(new NoiseLabRun(labRunOptions(options_), this))
 {
     qRegisterMetaType<jb::NoiseLabPage::Mode>();
-    const QString decoder = decoderPath(options_);
-    const QFileInfo fi(decoder);
-    real_choice_ = chooseRealCounter(listCounters(options_.counters), fi.isFile() && fi.isExecutable(),
-                                     decoder.toStdString());
-    sim_->setSeed(options_.seed);
     buildUi();
 
-    // Every source is a RunSource: the page follows the one it shows (live_), the same way.
-    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_),
-                           static_cast<RunSource*>(replay_)}) {
-        connect(src, &RunSource::started, this, [this, src](qint64 origin_ns, const QStringList& counters) {
-            if (src != live_ || counters.isEmpty())
-                return;
-            const std::string spec = src == real_ ? real_choice_.spec : counters.front().toStdString();
-            if (const auto store = src->storeOf(spec))
-                beginLive(origin_ns, store, spec, src->layout().period_s);
-            if (src == real_)
-                setStatus(tr("Waiting for the decoder to start…"));
-        });
-        connect(src, &RunSource::phase, this, [this, src](const PhaseEvent& e) {
-            if (src == live_)
-                onPhase(e);
-        });
-        connect(src, &RunSource::roundFinished, this, [this, src](int index, const Round& r) {
-            if (src == live_)
-                onRound(index, r);
-        });
-        connect(src, &RunSource::warning, this, [this, src](const QString& m) {
-            if (src == live_)
-                setStatus(m, true);
-        });
-    }
-    connect(sim_, &SimSource::idleChanged, this, [this](qint64 t_ns) {
-        // Idle brackets measured before the change describe other settings.
-        if (live_ == sim_)
-            run_.setNoiseSince(t_ns);
+    // Only the live source's events come out of the lab run: the page draws them the same way,
+    // whichever kind of run it is.
+    connect(lab_, &NoiseLabRun::liveStarted, this, [this](qint64 origin_ns, const QString& spec) {
+        const RunSource* src = lab_->source();
+        if (const auto store = src->storeOf(spec.toStdString()))
+            beginLive(origin_ns, store, spec.toStdString(), src->layout().period_s);
+        if (lab_->live() == NoiseLabRun::Live::Real)
+            setStatus(tr("Waiting for the decoder to start…"));
     });
-    connect(real_, &SessionSource::childReady, this, [this](qint64 jobs) {
-        if (live_ == real_)
-            setStatus(tr("The decoder is ready with %1 jobs per pass.").arg(jobs));
+    connect(lab_, &NoiseLabRun::phase, this, &NoiseLabPage::onPhase);
+    connect(lab_, &NoiseLabRun::roundFinished, this, &NoiseLabPage::onRound);
+    connect(lab_, &NoiseLabRun::warning, this, [this](const QString& m) { setStatus(m, true); });
+    // Idle brackets measured before the change describe other settings.
+    connect(lab_, &NoiseLabRun::idleChanged, this, [this](qint64 t_ns) { run_.setNoiseSince(t_ns); });
+    connect(lab_, &NoiseLabRun::childReady, this, [this](qint64 jobs) {
+        setStatus(tr("The decoder is ready with %1 jobs per pass.").arg(jobs));
     });
-    connect(real_, &SessionSource::finished, this, &NoiseLabPage::onRealFinished);
-    connect(replay_, &ReplaySource::finished, this, [this](const Record& r) {
-        if (live_ == replay_)
-            setStatus(tr("The replay reached the record's end: %n round(s).", nullptr, int(r.rounds.size())));
+    connect(lab_, &NoiseLabRun::realEnded, this, [this](const QString& error) {
+        if (!error.isEmpty())
+            setStatus(tr("The real run ended: %1").arg(error), true);
     });
-
-    real_restart_.setSingleShot(true);
-    real_restart_.setInterval(800);
-    connect(&real_restart_, &QTimer::timeout, this, &NoiseLabPage::restartReal);
+    connect(lab_, &NoiseLabRun::replayEnded, this, [this](int rounds) {
+        setStatus(tr("The replay reached the record's end: %n round(s).", nullptr, rounds));
+    });
 
     timer_.setInterval(kRefreshMs);
     connect(&timer_, &QTimer::timeout, this, &NoiseLabPage::onTimer);
     setMode(Mode::Simulated);
 }
 
-NoiseLabPage::~NoiseLabPage() = default;
+const RealCounterChoice& NoiseLabPage::realCounter() const
+{
+    return lab_->realChoice();
+}
+
+NoiseLabPage::~NoiseLabPage()
+{
+    lab_->disconnect(this);  // a real run ending as the lab goes emits nothing the page draws
+}
 
 void NoiseLabPage::buildUi()
 {
@@ -141,14 +137,14 @@ void NoiseLabPage::buildUi()
     sim_button_->setToolTip(
         tr("The `sim` counter under the sliders: idle power + Gaussian noise per interval + "
            "the signal while busy"));
-    real_button_ = new QPushButton(real_choice_.ok()
-                                       ? tr("Real counter: %1").arg(QString::fromStdString(real_choice_.spec))
+    real_button_ = new QPushButton(realCounter().ok()
+                                       ? tr("Real counter: %1").arg(QString::fromStdString(realCounter().spec))
                                        : tr("Real counter"));
     real_button_->setCheckable(true);
-    real_button_->setEnabled(real_choice_.ok());
-    real_button_->setToolTip(real_choice_.ok() ? tr("Measure %1 with the bundled demo decoder, in real time")
-                                                     .arg(QString::fromStdString(real_choice_.spec))
-                                               : QString::fromStdString(real_choice_.reason));
+    real_button_->setEnabled(realCounter().ok());
+    real_button_->setToolTip(realCounter().ok() ? tr("Measure %1 with the bundled demo decoder, in real time")
+                                                     .arg(QString::fromStdString(realCounter().spec))
+                                               : QString::fromStdString(realCounter().reason));
     open_button_ = new QPushButton(tr("Open record…"));
     open_button_->setToolTip(tr("A saved record's idle noise and rounds"));
     for (QPushButton* b : {sim_button_, real_button_, open_button_}) {
@@ -319,18 +315,18 @@ void NoiseLabPage::buildUi()
     });
     connect(replay_button_, &QPushButton::clicked, this, [this] {
         if (mode_ == Mode::Replay)
-            showRecord(replay_->record(), record_title_);
+            showRecord(lab_->replayRecord(), record_title_);
         else
             startReplay(replay_speed_->currentData().toDouble());
     });
     connect(replay_speed_, &QComboBox::activated, this,
-            [this] { replay_->setSpeed(replay_speed_->currentData().toDouble()); });
+            [this] { lab_->setReplaySpeed(replay_speed_->currentData().toDouble()); });
     connect(record_counter_, &QComboBox::activated, this, [this] {
         if (mode_ == Mode::Record && record_)
             showRecordCounter(record_counter_->currentText().toStdString());
     });
     connect(controls_, &SimControls::settingsChanged, this, &NoiseLabPage::onSettings);
-    connect(controls_, &SimControls::speedChanged, sim_, &SimSource::setSpeed);
+    connect(controls_, &SimControls::speedChanged, lab_, &NoiseLabRun::setSimSpeed);
     connect(planner_, &PlannerPanel::applyRequested, this, [this](double idle_s, int k) {
         LiveSimSettings s = controls_->settings();
         s.idle_s = idle_s;
@@ -344,10 +340,6 @@ void NoiseLabPage::setMode(Mode m)
 {
     const bool changed = m != mode_;
     mode_ = m;
-    live_ = m == Mode::Simulated ? static_cast<RunSource*>(sim_)
-        : m == Mode::Real        ? static_cast<RunSource*>(real_)
-        : m == Mode::Replay      ? static_cast<RunSource*>(replay_)
-                                 : nullptr;
     sim_button_->setChecked(m == Mode::Simulated);
     real_button_->setChecked(m == Mode::Real);
     // A record's figures are fixed, replayed or not: the sliders go, the planner moves up.
@@ -366,7 +358,7 @@ void NoiseLabPage::setMode(Mode m)
         break;
     case Mode::Real:
         source_->setText(
-            tr("%1, live, with the demo decoder").arg(QString::fromStdString(real_choice_.spec)));
+            tr("%1, live, with the demo decoder").arg(QString::fromStdString(realCounter().spec)));
         source_->setToolTip(QString());
         break;
     case Mode::Record:
@@ -384,7 +376,7 @@ void NoiseLabPage::showEvent(QShowEvent* e)
         if (!started_once_ && options_.start_when_shown)
             startSimulated();
         else if (started_once_)
-            sim_->resume();
+            lab_->resumeSimulated();
     }
     if (mode_ != Mode::Record)
         timer_.start();
@@ -401,59 +393,35 @@ void NoiseLabPage::hideEvent(QHideEvent* e)
 {
     QWidget::hideEvent(e);
     // The simulation waits while nobody looks (two cores are shared); a real run goes on.
-    sim_->stop();
+    lab_->pauseSimulated();
     if (mode_ != Mode::Real)
         timer_.stop();
 }
 
-void NoiseLabPage::stopLive()
-{
-    real_restart_.stop();
-    real_restart_pending_ = false;
-    for (RunSource* src : {static_cast<RunSource*>(sim_), static_cast<RunSource*>(real_),
-                           static_cast<RunSource*>(replay_)})
-        if (src->running())
-            src->stop();
-}
-
 void NoiseLabPage::startSimulated()
 {
-    stopLive();
     setMode(Mode::Simulated);
     started_once_ = true;
     setStatus(QString());
     const LiveSimSettings s = controls_->settings();
-    sim_->setSettings(s);
-    sim_->setSpeed(controls_->speed());
     planner_->setMarginalW(s.signal_w);
     planner_->setBusySPerK(s.busy_s_per_k);
-    sim_->start();
+    lab_->startSimulated(s, controls_->speed());
     timer_.start();
 }
 
 bool NoiseLabPage::startReal()
 {
-    if (!real_choice_.ok()) {
-        setStatus(QString::fromStdString(real_choice_.reason), true);
+    if (!realCounter().ok()) {
+        setStatus(QString::fromStdString(realCounter().reason), true);
         return false;
     }
-    sim_->stop();
-    real_restart_pending_ = false;
-    if (real_->running()) {  // the previous run is still ending: start once it has
-        setMode(Mode::Real);
-        real_restart_pending_ = true;
-        return true;
-    }
-    std::vector<std::string> decoder{decoderPath(options_).toStdString()};
-    for (const QString& a : options_.decoder_args)
-        decoder.push_back(a.toStdString());
-    const Plan p = realCounterPlan(real_choice_, controls_->settings(), std::move(decoder), options_.counters);
     setMode(Mode::Real);
-    if (const Status st = real_->start(p); !st) {
+    if (const Status st = lab_->startReal(controls_->settings()); !st) {
         setStatus(tr("The real counter could not start: %1").arg(QString::fromStdString(st.error())), true);
         return false;
     }
-    setStatus(tr("Starting %1 and the demo decoder…").arg(QString::fromStdString(real_choice_.spec)));
+    setStatus(tr("Starting %1 and the demo decoder…").arg(QString::fromStdString(realCounter().spec)));
     timer_.start();
     return true;
 }
@@ -464,70 +432,35 @@ bool NoiseLabPage::startReplay(double speed)
         setStatus(tr("Open a record to replay it."), true);
         return false;
     }
-    const std::string spec = run_.spec();
-    stopLive();
-    if (const Status st = replay_->load(*record_, spec); !st) {
+    if (const Status st = lab_->startReplay(*record_, run_.spec(), speed); !st) {
         setStatus(tr("This record cannot be replayed: %1").arg(QString::fromStdString(st.error())), true);
         return false;
     }
-    replay_->setSpeed(speed);
-    replay_speed_->setCurrentIndex(std::max(0, replay_speed_->findData(speed)));
     setMode(Mode::Replay);
-    source_->setText(tr("Replay: %1 (%2)").arg(record_title_, QString::fromStdString(replay_->spec())));
+    replay_speed_->setCurrentIndex(std::max(0, replay_speed_->findData(speed)));
+    source_->setText(tr("Replay: %1 (%2)").arg(record_title_, QString::fromStdString(lab_->replaySpec())));
     source_->setToolTip(record_title_);
     setStatus(QString());
-    replay_->start();  // started: the live figures begin again from the record's start
     timer_.start();
     return true;
-}
-
-void NoiseLabPage::restartReal()
-{
-    if (mode_ != Mode::Real)
-        return;
-    if (real_->running()) {
-        real_restart_pending_ = true;
-        real_->stop();
-        return;
-    }
-    startReal();
-}
-
-void NoiseLabPage::onRealFinished(const Record& r)
-{
-    if (mode_ != Mode::Real)
-        return;
-    if (real_restart_pending_) {
-        real_restart_pending_ = false;
-        startReal();
-        return;
-    }
-    if (r.error)
-        setStatus(tr("The real run ended: %1").arg(QString::fromStdString(*r.error)), true);
 }
 
 void NoiseLabPage::onSettings()
 {
     const LiveSimSettings s = controls_->settings();
-    switch (mode_) {
-    case Mode::Simulated:
-        sim_->setSettings(s);
+    switch (lab_->setSettings(s)) {
+    case NoiseLabRun::SettingsEffect::Applied:
         // The verdict counts start again with the next round, at the new settings.
         verdicts_from_ = run_.rounds().empty() ? 0 : std::size_t(run_.roundNumber(run_.rounds().size() - 1)) + 1;
         planner_->setMarginalW(s.signal_w);
         planner_->setBusySPerK(s.busy_s_per_k);
         refresh();
         break;
-    case Mode::Real: {
-        if (realLayoutChanged(real_->plan(), s)) {
-            setStatus(tr("Restarting with the new layout…"));
-            real_restart_.start();  // once the slider rests: each start launches the decoder
-        }
+    case NoiseLabRun::SettingsEffect::RealRestartScheduled:
+        setStatus(tr("Restarting with the new layout…"));
         break;
-    }
-    case Mode::Record:
-    case Mode::Replay:
-        break;  // a record's layout is its own
+    case NoiseLabRun::SettingsEffect::None:
+        break;
     }
 }
 
@@ -567,9 +500,10 @@ void NoiseLabPage::onRound(int index, const Round& r)
     run_.addRound(index, r);
     // A real run's first round says what the decoder's pass takes and adds: the planner starts
     // from there (the simulation's figures mean nothing for this machine).
-    if ((live_ == real_ || live_ == replay_) && run_.rounds().size() == 1) {
-        if (r.window_ns > 0 && live_->layout().k > 0)
-            planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(live_->layout().k));
+    const RunSource* live = lab_->source();
+    if ((mode_ == Mode::Real || mode_ == Mode::Replay) && live && run_.rounds().size() == 1) {
+        if (r.window_ns > 0 && live->layout().k > 0)
+            planner_->setBusySPerK(double(r.window_ns) / 1e9 / double(live->layout().k));
         if (const auto m = run_.medianMarginalW(1))
             planner_->setMarginalW(std::max(0.0, *m));
     }
@@ -600,27 +534,27 @@ void NoiseLabPage::refresh()
 
 std::int64_t NoiseLabPage::nowNs() const
 {
-    return live_ ? live_->nowNs() : run_.originNs();
+    return lab_->source() ? lab_->source()->nowNs() : run_.originNs();
 }
 
 double NoiseLabPage::idleS() const
 {
-    if (live_)
-        return live_->layout().idle_s;
+    if (const RunSource* live = lab_->source())
+        return live->layout().idle_s;
     return record_ ? record_->idle_s : 0.0;
 }
 
 double NoiseLabPage::busyWindowS() const
 {
     // The simulation knows its busy window; a real run's is what its rounds took.
-    if (live_)
-        return live_->layout().busy_s.value_or(run_.medianWindowS());
+    if (const RunSource* live = lab_->source())
+        return live->layout().busy_s.value_or(run_.medianWindowS());
     return noise_ && noise_->window_s ? *noise_->window_s : 0.0;
 }
 
 void NoiseLabPage::updateTraceWindow()
 {
-    if (!live_ || !run_.store())
+    if (!lab_->source() || !run_.store())
         return;
     // A sliding window of a few rounds, so the noise stays visible however long the run.
     const double cycle = idleS() + std::max(busyWindowS(), 0.5) + 2 * run_.periodS();
@@ -632,7 +566,7 @@ void NoiseLabPage::updateTraceWindow()
 
 void NoiseLabPage::updatePhaseText()
 {
-    if (!live_ || !run_.lastPhase()) {
+    if (!lab_->source() || !run_.lastPhase()) {
         banner_->setPhase(QString());
         return;
     }
@@ -640,12 +574,12 @@ void NoiseLabPage::updatePhaseText()
     if (mode_ == Mode::Simulated)
         text += tr("\nsimulated %1 at %2×")
                     .arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9))
-                    .arg(sim_->speed());
+                    .arg(lab_->simSpeed());
     else if (mode_ == Mode::Replay)
         text += tr("\nreplayed %1 of %2 at %3×")
                     .arg(fmt::clock(double(nowNs() - run_.originNs()) / 1e9))
-                    .arg(fmt::clock(double(replay_->endNs() - run_.originNs()) / 1e9))
-                    .arg(replay_->speed());
+                    .arg(fmt::clock(double(lab_->replayEndNs() - run_.originNs()) / 1e9))
+                    .arg(lab_->replaySpeed());
     banner_->setPhase(text);
 }
 
@@ -666,7 +600,7 @@ void NoiseLabPage::updateBanner()
                                                 run_.verdicts(int(std::min<std::size_t>(10, since))));
     if (mode_ == Mode::Simulated) {
         // What the model expects of a round at these settings (docs/PLANNER.md, section 3).
-        const QString e = NoiseLabText::expectation(sim_->settings());
+        const QString e = NoiseLabText::expectation(lab_->simSettings());
         if (!e.isEmpty())
             f.detail += QLatin1Char('\n') + e;
     }
@@ -687,7 +621,7 @@ void NoiseLabPage::updateRounds()
 
 void NoiseLabPage::updateNoiseFigures()
 {
-    if (live_ && run_.store()) {
+    if (lab_->source() && run_.store()) {
         noise_ = run_.liveNoise(kBracketsUsed);
         trace_->setBands(chartBands(run_.idleBands(nowNs()), run_.originNs()));  // the open bracket's band grows with it
     }
@@ -764,7 +698,7 @@ Status NoiseLabPage::openRecord(const QString& path)
 
 void NoiseLabPage::showRecord(const Record& r, const QString& title)
 {
-    stopLive();
+    lab_->stopAll();
     timer_.stop();
     record_ = r;
     record_counter_->clear();

@@ -10,6 +10,9 @@
 //   Replay:    that record played back as it ran (ReplaySource, at a chosen speed), round by
 //              round, through the same live figures as the other two runs.
 //
+// The runs themselves (which is live, switching, a real run's restart) are core's NoiseLabRun:
+// the page maps its buttons and sliders onto it and draws the live run's events.
+//
 // In each: the power trace (PowerChart), the verdict in large type, the rounds' marginal
 // power against the verdict floors (threshold x idle sd), what those floors are in W and J,
 // the idle power histogram with its normal fit, its Allan deviation, and the planner.
@@ -19,7 +22,7 @@
 #include <jb/noise/RealCounter.h>
 #include <jb/noise/RecordNoise.h>
 #include <jb/record/Record.h>
-#include <jb/session/Session.h>
+#include <jb/session/PhaseEvent.h>
 
 #include <QStringList>
 #include <QTimer>
@@ -44,14 +47,11 @@ class AllanChart;
 class HistogramChart;
 class PlannerPanel;
 class PowerChart;
-class ReplaySource;
+class NoiseLabRun;
 class ResolutionModel;
 class RoundsChart;
-class SessionSource;
-class RunSource;
 class SampleStore;
 class SimControls;
-class SimSource;
 class VerdictBanner;
 
 struct NoiseLabOptions {
@@ -86,16 +86,14 @@ public:
     // the reason in the status line) where it has no raw samples of that counter.
     bool startReplay(double speed);
     static constexpr double kReplaySpeeds[] = {1, 4, 16, 64};
-    const RealCounterChoice& realCounter() const { return real_choice_; }
+    const RealCounterChoice& realCounter() const;
 
     // Recomputes every figure from what has been measured (the timer's tick; tests call it).
     void refresh();
 
     SimControls* controls() const { return controls_; }
-    SimSource* simSource() const { return sim_; }
-    SessionSource* realRun() const { return real_; }
-    ReplaySource* replaySource() const { return replay_; }
-    RunSource* liveSource() const { return live_; }  // the run shown now; none for a record
+    // The lab's live runs (which one is live, its source; tests drive its sources' clocks).
+    NoiseLabRun* lab() const { return lab_; }
     VerdictBanner* banner() const { return banner_; }
     PlannerPanel* planner() const { return planner_; }
     PowerChart* trace() const { return trace_; }
@@ -127,15 +125,12 @@ protected:
 private:
     void buildUi();
     void setMode(Mode m);
-    void stopLive();
     void showRecordCounter(const std::string& spec);
     void beginLive(std::int64_t origin_ns, std::shared_ptr<const SampleStore> store, const std::string& spec,
                    double period_s);
     void onPhase(const PhaseEvent& e);
     void onRound(int index, const Round& r);
     void onSettings();
-    void restartReal();
-    void onRealFinished(const Record& r);
     void onTimer();
     void updateBanner();
     void updatePhaseText();
@@ -149,17 +144,11 @@ private:
     std::int64_t nowNs() const;
 
     NoiseLabOptions options_;
-    RealCounterChoice real_choice_;
     Mode mode_ = Mode::Simulated;
     bool started_once_ = false;
 
-    SimSource* sim_;
-    SessionSource* real_;
-    ReplaySource* replay_;
-    RunSource* live_ = nullptr;  // the source shown: sim_, real_, replay_, or none (a record)
+    NoiseLabRun* lab_;  // the live runs: the simulation, the real counter, a replay
     QTimer timer_;
-    QTimer real_restart_;  // a layout slider moved during a real run: restart once it settles
-    bool real_restart_pending_ = false;
     int ticks_ = 0;
 
     // What is shown.
