@@ -1,5 +1,6 @@
 #include <jb/library/LibraryEntry.h>
 
+#include <jb/record/RecordExtras.h>
 #include <jb/record/RecordJson.h>
 #include <jb/stats/Statistics.h>
 
@@ -67,8 +68,8 @@ LibraryEntry entryFromRecord(const Record& r, const std::string& path, const std
     e.status = r.status.value_or("reference");
     e.tool = r.tool ? r.tool->first + " " + r.tool->second : std::string();
     e.started_ms = file_time_ms;
-    if (auto s = stringMember(r.extra, "started_at")) {
-        const QDateTime t = QDateTime::fromString(QString::fromStdString(*s), Qt::ISODateWithMs);
+    if (const auto x = readExtras(r); x && x->started_at) {
+        const QDateTime t = QDateTime::fromString(QString::fromStdString(*x->started_at), Qt::ISODateWithMs);
         if (t.isValid())
             e.started_ms = t.toMSecsSinceEpoch();
     }

@@ -4,6 +4,7 @@
 #include <jb/record/AtomicWrite.h>
 #include <jb/record/Csv.h>
 #include <jb/record/JsonText.h>
+#include <jb/record/RecordExtras.h>
 #include <jb/record/RecordJson.h>
 #include <jb/stats/Paired.h>
 
@@ -154,9 +155,8 @@ ojson interleavedComparison(const InterleavedInput& in)
         c["median_s_per_decode"] = num(medianOf(figures[i].s_per_decode));
         // Dropped by --keep-going: its rounds are those of the blocks before (a child's rounds are
         // always the first blocks', so the pairs below hold the blocks both children measured).
-        if (const ojson& x = in.records[i].extra; x.contains("interleaved") && x["interleaved"].is_object() &&
-                                                   x["interleaved"].contains("dropped"))
-            c["dropped"] = x["interleaved"]["dropped"];
+        if (const auto x = readExtras(in.records[i]); x && x->interleaved && x->interleaved->dropped)
+            c["dropped"] = {{"block", x->interleaved->dropped->block}, {"reason", x->interleaved->dropped->reason}};
         children.push_back(std::move(c));
     }
     o["children"] = std::move(children);

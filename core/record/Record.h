@@ -52,7 +52,8 @@ struct Round {
     std::vector<MarkSpan> marks;
     std::vector<std::pair<std::string, std::vector<PhaseFigure>>> phase_energy;
 
-    // Round keys neither the reference nor JouleBench knows, kept as they were (written last).
+    // Round keys beyond the fields above, kept as they were (written last): JouleBench's own
+    // integrity check (read and set through record/RecordExtras) and keys nobody here knows.
     ojson extra = ojson::object();
 
     const CounterRound* counter(const std::string& spec) const
@@ -107,7 +108,9 @@ struct Record {
     std::vector<std::pair<std::string, SamplerFigures>> sampler;
     std::vector<std::pair<std::string, std::vector<Interval>>> samples;  // raw intervals
 
-    // Top-level keys neither the reference nor JouleBench knows, kept as they were.
+    // Top-level keys beyond the fields above, kept in their place: JouleBench's own (start time,
+    // warnings, interleaving, warm-up rounds: read and set through record/RecordExtras; the
+    // counters' profiles, phases and exec) and keys nobody here knows.
     ojson extra = ojson::object();
 
     // The `summary` key as it was read from a file. Never written back (toJson computes the

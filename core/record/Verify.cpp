@@ -1,5 +1,6 @@
 #include <jb/record/Verify.h>
 
+#include <jb/record/RecordExtras.h>
 #include <jb/record/RecordJson.h>
 #include <jb/stats/RoundTimes.h>
 #include <jb/stats/SessionChecks.h>
@@ -161,15 +162,23 @@ VerifyReport verifyRecord(const Record& r)
             compareJson(jsonPathKey(rp, spec), stored ? &storedJson : nullptr, &recomputed, rep);
             // Idle drift (the round's integrity.<spec>), from the recomputed brackets, where the
             // record keeps the session's integrity figures (records from before it do not).
-            if (const auto integrity = round.extra.find("integrity");
-                integrity != round.extra.end() && integrity->is_object()) {
-                const auto st = integrity->find(spec);
+            if (hasIntegrity(round)) {
+                const std::string ip = jsonPathKey(jsonPathKey(rp, "integrity"), spec);
                 const ojson drift = cr.idle_before && cr.idle_after
                                         ? idleDriftJson(idleDrift(*cr.idle_before, *cr.idle_after))
                                         : ojson();
-                if (st != integrity->end() || !drift.is_null())
-                    compareJson(jsonPathKey(jsonPathKey(rp, "integrity"), spec),
-                                st == integrity->end() ? nullptr : &*st, drift.is_null() ? nullptr : &drift, rep);
+                const auto stored = readIntegrity(round, rp);
+                if (!stored) {  // a check the record keeps but nobody can read: it disagrees
+                    rep.disagreements.push_back({ip, stored.error(), text(drift.is_null() ? nullptr : &drift)});
+                } else {
+                    const IdleDrift* mine = nullptr;
+                    for (const auto& [s, d] : *stored)
+                        if (s == spec)
+                            mine = &d;
+                    const ojson st = mine ? idleDriftJson(*mine) : ojson();
+                    if (mine || !drift.is_null())
+                        compareJson(ip, mine ? &st : nullptr, drift.is_null() ? nullptr : &drift, rep);
+                }
             }
             ++rep.counters_checked;
             any = true;

@@ -564,9 +564,7 @@ void Session::finishRound()
         const CounterRound& cr = current_.counters.back().second;
         if (cr.idle_before && cr.idle_after) {
             const IdleDrift drift = idleDrift(*cr.idle_before, *cr.idle_after);
-            if (!current_.extra.contains("integrity"))
-                current_.extra["integrity"] = nlohmann::ordered_json::object();
-            current_.extra["integrity"][s->spec()] = idleDriftJson(drift);
+            setIntegrity(current_, s->spec(), drift);
             if (drift.flagged) {
                 const std::string w = idleDriftWarning(int(rounds_.size()) + 1, s->spec(), drift);
                 warnings_.push_back(w);
@@ -751,16 +749,16 @@ void Session::finish(std::optional<std::string> error)
         std::vector<Record> records;
         for (int i = 0; i < plan_.childCount(); ++i) {
             Record r = baseRecord(i);
-            nlohmann::ordered_json warm = nlohmann::ordered_json::array();
+            std::vector<Round> warm;
             for (std::size_t k = 0; k < rounds_.size(); ++k) {
                 if (round_child_[k] != i)
                     continue;
                 if (isWarmupRound(int(k)))
-                    warm.push_back(roundToJson(rounds_[k]));
+                    warm.push_back(rounds_[k]);
                 else
                     r.rounds.push_back(rounds_[k]);
             }
-            r.extra["warmup_rounds"] = std::move(warm);
+            setWarmupRounds(r, warm);
             addPhaseEnergy(r);
             if (plan_.with_samples)
                 for (const auto& s : samplers_)
@@ -772,7 +770,7 @@ void Session::finish(std::optional<std::string> error)
                 // Dropped (--keep-going): aborted with its own reason, whatever the others did.
                 r.status = "aborted";
                 r.error = "dropped at block " + std::to_string(d->block) + " (--keep-going): " + d->reason;
-                r.extra["interleaved"]["dropped"] = {{"block", d->block}, {"reason", d->reason}};
+                setInterleaved(r, interleavedInfo(i, DroppedChild{d->block, d->reason}));
             }
             records.push_back(std::move(r));
         }
@@ -811,7 +809,7 @@ Record Session::baseRecord(int child) const
     if (task_reader_)
         r.counter_info.emplace_back("task", nlohmann::ordered_json{{"kind", "task"}});
     if (!started_at_.empty())
-        r.extra["started_at"] = started_at_;  // wall-clock start, ISO 8601 UTC (the library's time)
+        setStartedAt(r, started_at_);  // wall-clock start (the library's time)
     if (!profiles_.empty()) {
         // The counters' profiles (measured, or the kind's default marked as such), and the
         // averaging tails their brackets waited out.
@@ -838,22 +836,24 @@ Record Session::baseRecord(int child) const
             : std::string("the sampling period");
         r.extra["phases"] = std::move(ph);
     }
-    if (!warnings_.empty())
-        r.extra["warnings"] = warnings_;
-    if (interleaved()) {
-        // Which of the run's children this record is, and where its rounds sat in the blocks.
-        nlohmann::ordered_json in;
-        in["name"] = plan_.children[std::size_t(child)].name;
-        in["index"] = child;
-        nlohmann::ordered_json names = nlohmann::ordered_json::array();
-        for (const PlanChild& c : plan_.children)
-            names.push_back(c.name);
-        in["children"] = std::move(names);
-        in["warmup_blocks"] = plan_.warmup;
-        in["order_seed"] = plan_.order_seed;
-        r.extra["interleaved"] = std::move(in);
-    }
+    setWarnings(r, warnings_);
+    if (interleaved())
+        setInterleaved(r, interleavedInfo(child));
     return r;
+}
+
+InterleavedInfo Session::interleavedInfo(int child, std::optional<DroppedChild> dropped) const
+{
+    // Which of the run's children this record is, and where its rounds sat in the blocks.
+    InterleavedInfo in;
+    in.name = plan_.children[std::size_t(child)].name;
+    in.index = child;
+    for (const PlanChild& c : plan_.children)
+        in.children.push_back(c.name);
+    in.warmup_blocks = plan_.warmup;
+    in.order_seed = plan_.order_seed;
+    in.dropped = std::move(dropped);
+    return in;
 }
 
 Record Session::snapshot() const

@@ -12,6 +12,7 @@
 #include <jb/counters/GpuTime.h>
 #include <jb/counters/TaskCounter.h>
 #include <jb/record/Record.h>
+#include <jb/record/RecordExtras.h>
 #include <jb/sampling/SampleStore.h>
 #include <jb/session/ChildDrop.h>
 #include <jb/session/PhaseEvent.h>
@@ -85,7 +86,8 @@ signals:
     // the raw intervals are in the record.
     void finished(jb::Record record);
     // Several children: emitted once instead of finished(), with one record per child (plan
-    // order), each as a single-child run writes it; warm-up rounds in extra "warmup_rounds".
+    // order), each as a single-child run writes it; warm-up rounds in its warmup_rounds
+    // (record/RecordExtras).
     void finishedSet(std::vector<jb::Record> records);
     // Several children: the run's course (drops, blocks' order as run), just before finishedSet.
     void setRan(jb::SetCourse course);
@@ -125,6 +127,7 @@ private:
     int plannedRounds() const;  // rounds still to be run included (several children: the schedule's)
     void onSamplerError(const QString& spec, const QString& message);
     Record baseRecord(int child = 0) const;
+    InterleavedInfo interleavedInfo(int child, std::optional<DroppedChild> dropped = std::nullopt) const;
     DecoderChild* child() const { return children_.empty() ? nullptr : children_[std::size_t(active_)].get(); }
     bool interleaved() const { return !plan_.children.empty(); }
     void onChildReady(int index, const ReadyLine& r);
