@@ -13,6 +13,14 @@ namespace jb {
 
 class SampleStore {
 public:
+    SampleStore() = default;
+    SampleStore(const SampleStore&) = delete;
+    SampleStore& operator=(const SampleStore&) = delete;
+    // Takes the lock once more: the thread that releases the last reference (a page starting
+    // the next run) then sees the sampler thread's last append through the store's own mutex,
+    // not only through Qt's event queue, which ThreadSanitizer cannot see into.
+    ~SampleStore() { std::lock_guard lock(mutex_); }
+
     void append(const Interval& iv);
     void appendBatch(const std::vector<Interval>& ivs);  // tests, loaded records
     std::size_t size() const;
