@@ -20,7 +20,7 @@ constexpr qsizetype kStderrTailBytes = 4096;
 }  // namespace
 
 DecoderChild::DecoderChild(std::vector<std::string> argv, std::string workdir, QObject* parent)
-    : QObject(parent)
+    : ChildLink(parent)
     , argv_(std::move(argv))
     , workdir_(std::move(workdir))
 {

@@ -2,6 +2,7 @@
 // The decoder child process: started from its argv (no shell), spoken to with the protocol.
 // Event-driven (QProcess signals); it never blocks the thread it lives on.
 #include <jb/base/Result.h>
+#include <jb/child/ChildLink.h>
 #include <jb/child/Protocol.h>
 
 #include <QObject>
@@ -13,7 +14,7 @@
 
 namespace jb {
 
-class DecoderChild : public QObject {
+class DecoderChild : public ChildLink {
     Q_OBJECT
 public:
     DecoderChild(std::vector<std::string> argv, std::string workdir, QObject* parent = nullptr);
@@ -21,30 +22,23 @@ public:
 
     // The program exists and is executable (searched on PATH when it has no slash), and the
     // working folder exists; the error says which and how to fix it.
-    Status checkLaunchable() const;
+    Status checkLaunchable() const override;
     // Where the child's stderr goes: the harness's own stderr (the reference's behaviour, the
     // CLI's default) or captured for messages (the GUI). Set before start().
-    void setForwardStderr(bool forward);
+    void setForwardStderr(bool forward) override;
 
-    void start();  // emits ready(), or failed() (could not start, exited, bad first line)
-    void go(int k);  // emits done() or failed()
-    void sendExit();  // asks the child to exit; finished() follows
-    void terminate();  // SIGTERM, then SIGKILL after grace_ms
-    std::int64_t pid() const;
-    bool running() const;
+    void start() override;  // emits ready(), or failed() (could not start, exited, bad first line)
+    void go(int k) override;  // emits done() or failed()
+    void sendExit() override;  // asks the child to exit; finished() follows
+    void terminate() override;  // SIGTERM, then SIGKILL after grace_ms
+    std::int64_t pid() const override;
+    bool running() const override;
     QString stderrTail() const;  // last lines the child wrote on stderr, for messages
 
     static constexpr int kGraceMs = 2000;
 
-signals:
-    void ready(jb::ReadyLine line);
-    void done(jb::DoneLine line);
-    // A `mark NAME` (name) or `mark -` (empty name) line between go and done, timed with
-    // jb::monotonicNs() as it arrived (the child was started with JOULEBENCH_MARKS=1).
-    void marked(QString name, qint64 t_ns);
-    // A message naming the line the child sent or how it ended; the child may still run.
-    void failed(QString message);
-    void finished(int exitCode, bool crashed);
+    // The signals are ChildLink's; marks are stamped with jb::monotonicNs() as they arrive
+    // (the child was started with JOULEBENCH_MARKS=1).
 
 private:
     void onReadyRead();
