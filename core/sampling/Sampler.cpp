@@ -26,8 +26,9 @@ std::chrono::steady_clock::time_point toSteady(std::int64_t t_ns)
 }
 }  // namespace
 
-Sampler::Sampler(std::unique_ptr<EnergyCounter> counter, std::int64_t period_ns)
-    : counter_(std::move(counter))
+Sampler::Sampler(std::unique_ptr<EnergyCounter> counter, std::int64_t period_ns, TimeSource& time)
+    : time_(time)
+    , counter_(std::move(counter))
     , spec_(counter_->spec())
     , period_ns_(std::max<std::int64_t>(period_ns, 1'000'000))
     , store_(std::make_shared<SampleStore>())
@@ -53,12 +54,30 @@ Status Sampler::start()
         return Error{first.error()};
     stop_.store(false);
     running_.store(true);
-    thread_ = std::thread(&Sampler::loop, this, first.value(), monotonicNs());
+    prev_nj_ = first.value();
+    tp_ = start_ns_ = time_.nowNs();
+    k_ = 0;
+    previous_error_.clear();
+    if (time_.simulated()) {
+        sim_timer_ = time_.timer(nullptr, [this] {
+            readDue();
+            sim_timer_->start(start_ns_ + (k_ + 1) * period_ns_ - time_.nowNs());
+        });
+        sim_timer_->start(period_ns_);
+        return Ok{};
+    }
+    thread_ = std::thread(&Sampler::loop, this);
     return Ok{};
 }
 
 void Sampler::stop()
 {
+    if (sim_timer_) {
+        sim_timer_->stop();
+        sim_timer_.reset();
+        running_.store(false);
+        return;
+    }
     if (!thread_.joinable())
         return;
     {
@@ -84,91 +103,92 @@ static void tuneSamplerThread()
         qCDebug(lcSampler, "no real-time priority for the sampler thread; it runs at normal priority");
 }
 
-void Sampler::loop(std::int64_t first_nj, std::int64_t first_t_ns)
+void Sampler::loop()
 {
     tuneSamplerThread();
-    std::int64_t prev_nj = first_nj;
-    std::int64_t tp = first_t_ns;
-    const std::int64_t start = tp;
-    std::int64_t k = 0;
-    std::string previous_error;
     while (!stop_.load()) {
-        ++k;
-        const std::int64_t deadline = start + k * period_ns_;
+        const std::int64_t deadline = start_ns_ + (k_ + 1) * period_ns_;
         {
             std::unique_lock lock(wake_mutex_);
             wake_cv_.wait_until(lock, toSteady(deadline), [this] { return stop_.load(); });
         }
         if (stop_.load())
             break;
-        const std::int64_t woke = monotonicNs();
-        const std::int64_t late = woke - deadline;
-        std::int64_t skipped = 0;
-        if (late >= period_ns_) {
-            // Deadlines passed while we were late: skip them rather than read in a burst.
-            skipped = late / period_ns_;
-            k += skipped;
-        }
-        auto cur = counter_->readNj();
-        const std::int64_t tc = monotonicNs();
-        if (!cur) {
-            {
-                std::lock_guard lock(fig_mutex_);
-                ++read_errors_;
-                last_error_ = cur.error();
-                if (cur.error().rfind("read fault:", 0) == 0) {
-                    ++read_faults_;
-                    last_fault_ = cur.error();
-                }
-                last_read_ns_ = tc;
-                lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
-                missed_ += skipped;
-            }
-            if (cur.error() != previous_error) {
-                qCWarning(lcSampler, "%s: %s", spec_.c_str(), cur.error().c_str());
-                if (on_error_)
-                    on_error_(cur.error());
-                previous_error = cur.error();
-            }
-            continue;  // the next good read closes an interval spanning the gap
-        }
-        previous_error.clear();
-        const std::int64_t nj = cur.value() - prev_nj;
-        const double ceiling_w = counter_->plausibleMaxW();
-        if (ceiling_w > 0 && tc > tp && double(nj) / double(tc - tp) > ceiling_w) {
-            // A jump no hardware could make: a read fault, left out of the figures.
-            const std::string msg = "read fault: an interval of " + std::to_string(double(nj) / double(tc - tp)) +
-                                    " W, above the " + std::to_string(int(ceiling_w)) +
-                                    " W this counter's hardware could draw; the interval is left out";
-            {
-                std::lock_guard lock(fig_mutex_);
-                ++read_faults_;
-                last_fault_ = msg;
-                lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
-                missed_ += skipped;
-                last_read_ns_ = tc;
-            }
-            qCWarning(lcSampler, "%s: %s", spec_.c_str(), msg.c_str());
-            if (on_error_)
-                on_error_(msg);
-            prev_nj = cur.value();
-            tp = tc;
-            continue;
-        }
-        store_->append({tp, tc, nj});
+        readDue();
+    }
+}
+
+void Sampler::readDue()
+{
+    ++k_;
+    const std::int64_t deadline = start_ns_ + k_ * period_ns_;
+    const std::int64_t woke = time_.nowNs();
+    const std::int64_t late = woke - deadline;
+    std::int64_t skipped = 0;
+    if (late >= period_ns_) {
+        // Deadlines passed while we were late: skip them rather than read in a burst.
+        skipped = late / period_ns_;
+        k_ += skipped;
+    }
+    auto cur = counter_->readNj();
+    const std::int64_t tc = time_.nowNs();
+    if (!cur) {
         {
             std::lock_guard lock(fig_mutex_);
+            ++read_errors_;
+            last_error_ = cur.error();
+            if (cur.error().rfind("read fault:", 0) == 0) {
+                ++read_faults_;
+                last_fault_ = cur.error();
+            }
+            last_read_ns_ = tc;
+            lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
+            missed_ += skipped;
+        }
+        if (cur.error() != previous_error_) {
+            qCWarning(lcSampler, "%s: %s", spec_.c_str(), cur.error().c_str());
+            if (on_error_)
+                on_error_(cur.error());
+            previous_error_ = cur.error();
+        }
+        return;  // the next good read closes an interval spanning the gap
+    }
+    previous_error_.clear();
+    const std::int64_t nj = cur.value() - prev_nj_;
+    const double ceiling_w = counter_->plausibleMaxW();
+    if (ceiling_w > 0 && tc > tp_ && double(nj) / double(tc - tp_) > ceiling_w) {
+        // A jump no hardware could make: a read fault, left out of the figures.
+        const std::string msg = "read fault: an interval of " + std::to_string(double(nj) / double(tc - tp_)) +
+                                " W, above the " + std::to_string(int(ceiling_w)) +
+                                " W this counter's hardware could draw; the interval is left out";
+        {
+            std::lock_guard lock(fig_mutex_);
+            ++read_faults_;
+            last_fault_ = msg;
             lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
             missed_ += skipped;
             last_read_ns_ = tc;
-            if (nj != 0)
-                change_times_ns_.push_back(tc);
-            if (nj > 0 && (min_advance_nj_ == 0 || nj < min_advance_nj_))
-                min_advance_nj_ = nj;
         }
-        prev_nj = cur.value();
-        tp = tc;
+        qCWarning(lcSampler, "%s: %s", spec_.c_str(), msg.c_str());
+        if (on_error_)
+            on_error_(msg);
+        prev_nj_ = cur.value();
+        tp_ = tc;
+        return;
     }
+    store_->append({tp_, tc, nj});
+    {
+        std::lock_guard lock(fig_mutex_);
+        lateness_ns_.push_back(std::max<std::int64_t>(late, 0));
+        missed_ += skipped;
+        last_read_ns_ = tc;
+        if (nj != 0)
+            change_times_ns_.push_back(tc);
+        if (nj > 0 && (min_advance_nj_ == 0 || nj < min_advance_nj_))
+            min_advance_nj_ = nj;
+    }
+    prev_nj_ = cur.value();
+    tp_ = tc;
 }
 
 SamplerFigures Sampler::figures() const

@@ -3,7 +3,10 @@
 // at start + k x period, so the mean interval equals the period over any run length. Each
 // interval goes to the sample store; the sampler keeps its own lateness, missed deadlines,
 // read errors and the counter's observed update cadence. A read error is recorded and
-// reported (onError), never a silent stop.
+// reported (onError), never a silent stop. On a simulated TimeSource (base/TimeSource.h) the
+// reads run on that source's timers instead, on the thread that advances it, with the same
+// deadlines and figures.
+#include <jb/base/TimeSource.h>
 #include <jb/counters/EnergyCounter.h>
 #include <jb/record/Record.h>
 #include <jb/sampling/SampleStore.h>
@@ -23,8 +26,9 @@ namespace jb {
 
 class Sampler {
 public:
-    // period_ns > 0. The counter is owned by the sampler and read only on its thread.
-    Sampler(std::unique_ptr<EnergyCounter> counter, std::int64_t period_ns);
+    // period_ns > 0. The counter is owned by the sampler and read only on its thread (or, on
+    // a simulated time source, inside that source's advance).
+    Sampler(std::unique_ptr<EnergyCounter> counter, std::int64_t period_ns, TimeSource& time = realTime());
     ~Sampler();  // stops and joins
     Sampler(const Sampler&) = delete;
     Sampler& operator=(const Sampler&) = delete;
@@ -62,7 +66,15 @@ public:
     SamplerFigures figures() const;
 
 private:
-    void loop(std::int64_t first_nj, std::int64_t first_t_ns);
+    void loop();
+    // The k-th read (due at start_ns_ + k x period); advances k_ past deadlines missed.
+    void readDue();
+
+    TimeSource& time_;
+    std::unique_ptr<OneShot> sim_timer_;  // a simulated source's reads
+    // The read loop's state (its thread's, or the simulated timer's).
+    std::int64_t prev_nj_ = 0, tp_ = 0, start_ns_ = 0, k_ = 0;
+    std::string previous_error_;
 
     std::unique_ptr<EnergyCounter> counter_;
     std::string spec_;
