@@ -9,6 +9,7 @@ namespace {
 
 constexpr const char* kStartedAt = "started_at";
 constexpr const char* kWarnings = "warnings";
+constexpr const char* kAlignedCuts = "aligned_cuts";
 constexpr const char* kInterleaved = "interleaved";
 constexpr const char* kWarmupRounds = "warmup_rounds";
 constexpr const char* kIntegrity = "integrity";
@@ -71,6 +72,8 @@ Result<RecordExtras> readExtras(const Record& r)
             x.started_at = asString(*s, jsonPathKey("$", kStartedAt));
         if (const ojson* w = member(e, kWarnings))
             x.warnings = asStrings(*w, jsonPathKey("$", kWarnings));
+        if (const ojson* a = member(e, kAlignedCuts))
+            x.aligned_cuts = asStrings(*a, jsonPathKey("$", kAlignedCuts));
         if (const ojson* in = member(e, kInterleaved))
             x.interleaved = readInterleaved(*in, jsonPathKey("$", kInterleaved));
         if (const ojson* w = member(e, kWarmupRounds)) {
@@ -100,6 +103,14 @@ void setWarnings(Record& r, const std::vector<std::string>& warnings)
         r.extra.erase(kWarnings);
     else
         r.extra[kWarnings] = warnings;
+}
+
+void setAlignedCuts(Record& r, const std::vector<std::string>& specs)
+{
+    if (specs.empty())
+        r.extra.erase(kAlignedCuts);
+    else
+        r.extra[kAlignedCuts] = specs;
 }
 
 void setInterleaved(Record& r, const InterleavedInfo& info)

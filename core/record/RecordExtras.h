@@ -39,6 +39,9 @@ struct RecordExtras {
     std::optional<InterleavedInfo> interleaved;
     // An interleaved run's warm-up rounds (present, maybe empty, in its records).
     std::optional<std::vector<Round>> warmup_rounds;
+    // The counters whose rounds were cut on their own updates (stats/RoundTimes roundFigures,
+    // aligned): those that update less often than they were read. None in older records.
+    std::vector<std::string> aligned_cuts;
 };
 
 // Reads them from r.extra. Absent keys are empty values; a wrong value is an error naming its
@@ -50,6 +53,7 @@ void setStartedAt(Record& r, const std::string& iso);
 void setWarnings(Record& r, const std::vector<std::string>& warnings);  // none: no key
 void setInterleaved(Record& r, const InterleavedInfo& info);
 void setWarmupRounds(Record& r, const std::vector<Round>& rounds);
+void setAlignedCuts(Record& r, const std::vector<std::string>& specs);  // none: no key
 
 // A round's idle-drift check per counter (its "integrity" key), in the order written.
 using RoundIntegrity = std::vector<std::pair<std::string, IdleDrift>>;

@@ -124,6 +124,11 @@ VerifyReport verifyRecord(const Record& r)
         specs.push_back(spec);
     }
 
+    std::vector<std::string> aligned_cuts;
+    if (auto x = readExtras(r))
+        aligned_cuts = x->aligned_cuts;
+    else
+        rep.disagreements.push_back({"$", x.error(), "a record whose extras can be read"});
     std::vector<std::size_t> without_times;
     std::vector<std::string> without_samples;
     for (std::size_t i = 0; i < r.rounds.size(); ++i) {
@@ -146,16 +151,12 @@ VerifyReport verifyRecord(const Record& r)
         for (const std::string& spec : specs) {
             const std::vector<Interval>& all = *r.samplesOf(spec);
             const std::span<const Interval> s(all);
-            auto slice = [&](IndexRange ir) { return s.subspan(ir.begin, ir.size()); };
             // An averaged counter's brackets wait out its window (the record's averaged_brackets).
             const RoundTimes tt = roundTimes(t0, t1, br[0][0], br[0][1], br[1][0], br[1][1],
                                              bracketTailNs(r, spec));
-            RoundSlices slices;
-            slices.busy = slice(between(s, tt.busy_t0, tt.busy_t1));
-            slices.covering = slice(covering(s, tt.busy_t0, tt.busy_t1));
-            slices.idle_before = slice(between(s, tt.before_t0, tt.before_t1));
-            slices.idle_after = slice(between(s, tt.after_t0, tt.after_t1));
-            const CounterRound cr = counterRound(slices);
+            // A coarse counter's rounds were cut on its updates (the record's aligned_cuts).
+            const bool aligned = std::find(aligned_cuts.begin(), aligned_cuts.end(), spec) != aligned_cuts.end();
+            const CounterRound cr = roundFigures(s, tt, aligned);
             const ojson recomputed = counterRoundToJson(cr);
             const CounterRound* stored = round.counter(spec);
             const ojson storedJson = stored ? counterRoundToJson(*stored) : ojson();

@@ -83,6 +83,8 @@ Status MeasureRun::start(MeasureRunOptions options)
         return Error{"a run is already going: stop it first"};
     if (Status v = validatePlan(options.plan); !v)
         return v;
+    if (where_ == Thread::Backend && (options.env.time || options.env.children || options.env.counters))
+        return Error{"a session environment (clock, children, counters) runs on the caller's thread only"};
     options_ = std::move(options);
     outcome_ = MeasureOutcome{};
     live_.reset();
@@ -99,7 +101,7 @@ Status MeasureRun::start(MeasureRunOptions options)
     }
     if (session_)
         session_->deleteLater();
-    auto* s = new Session(launch, this);
+    auto* s = new Session(launch, options_.env, this);
     session_ = s;
     connect(s, &Session::roundFinished, this, &MeasureRun::onRound);
     connect(s, &Session::finished, this, &MeasureRun::finishRecord);

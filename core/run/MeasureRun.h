@@ -45,6 +45,10 @@ struct MeasureRunOptions {
     std::optional<std::string> library;
     // Publish the run as it goes (--serve [ADDR:]PORT, core/remote's RunServer); none: not.
     std::optional<std::string> serve;
+    // The session's clock, children and counters (Session.h); empty: the real ones. Thread::
+    // Caller only: the tests' simulated bench (tests/session/SimBench.h) runs a whole
+    // MeasureRun, files and all, in simulated time.
+    SessionEnv env;
 };
 
 // "label-20261205-120000[-aborted].json": a record's file name in the dashboard's folder.

@@ -1,6 +1,7 @@
 #include <jb/session/Session.h>
 
 #include <jb/base/Clock.h>
+#include <jb/base/Text.h>
 #include <jb/base/Version.h>
 #include <jb/child/DecoderChild.h>
 #include <jb/counters/CounterRegistry.h>
@@ -29,7 +30,7 @@ namespace jb {
 
 namespace {
 
-constexpr int kSettlePollMs = 50;    // the reference's settled rule: two reads 50 ms apart agree
+constexpr std::int64_t kSettlePollNs = 50'000'000;    // the reference's settled rule: two reads 50 ms apart agree
 constexpr int kSettleMaxTries = 200;  // then it gives up (10 s), as the reference
 
 std::array<double, 3> loadAverages()
@@ -54,38 +55,50 @@ Host hostInfo()
     return h;
 }
 
-int msFromS(double s)
-{
-    return int(std::llround(s * 1000.0));
-}
+constexpr std::int64_t kMs = 1'000'000;
 
 }  // namespace
 
 Session::Session(Plan plan, QObject* parent)
+    : Session(std::move(plan), SessionEnv{}, parent)
+{
+}
+
+Session::Session(Plan plan, SessionEnv env, QObject* parent)
     : QObject(parent)
     , plan_(std::move(plan))
+    , time_(env.time ? *env.time : realTime())
+    , make_child_(std::move(env.children))
+    , open_counter_(std::move(env.counters))
     , phase_rng_(plan_.phase_seed)
 {
+    if (!make_child_)
+        make_child_ = [](const std::vector<std::string>& argv, const std::string& workdir) -> std::unique_ptr<ChildLink> {
+            return std::make_unique<DecoderChild>(argv, workdir);
+        };
+    if (!open_counter_)
+        open_counter_ = [](const std::string& spec, const CounterOptions& opt) { return openCounter(spec, opt); };
     qRegisterMetaType<jb::PhaseEvent>();
     qRegisterMetaType<jb::Round>();
     qRegisterMetaType<jb::Record>();
     qRegisterMetaType<std::vector<jb::Record>>();
     qRegisterMetaType<jb::SetCourse>();
-    for (QTimer* t : {&idle_timer_, &timeout_timer_, &settle_timer_}) {
-        // Children, so a moveToThread() of the session would take them along. SessionSource
-        // builds the session on its thread instead, so none is moved in practice.
-        t->setParent(this);
-        t->setSingleShot(true);
-        t->setTimerType(Qt::PreciseTimer);
-    }
-    mirror_timer_.setParent(this);
-    mirror_timer_.setTimerType(Qt::PreciseTimer);
-    connect(&mirror_timer_, &QTimer::timeout, this, &Session::readMirrorProbes);
-    connect(&idle_timer_, &QTimer::timeout, this, &Session::endIdle);
-    connect(&settle_timer_, &QTimer::timeout, this, &Session::finishRound);
-    connect(&timeout_timer_, &QTimer::timeout, this, [this] {
+    mirror_timer_ = time_.timer(this, [this] {
+        readMirrorProbes();
+        mirror_timer_->start(20 * kMs);
+    });
+    idle_timer_ = time_.timer(this, [this] { endIdle(); });
+    settle_timer_ = time_.timer(this, [this] { finishRound(); });
+    settle_poll_ = time_.timer(this, [this] { settleStep(); });
+    exit_timer_ = time_.timer(this, [this] {
+        if (state_ != State::Finished) {
+            warnings_.push_back("the child did not exit within 10 s of 'exit'; it was terminated");
+            finish(std::nullopt);
+        }
+    });
+    timeout_timer_ = time_.timer(this, [this] {
         const std::string notReady =
-            "the child did not print 'ready <jobs>' within " + std::to_string(plan_.ready_timeout_s) + " s (--ready-timeout)";
+            "the child did not print 'ready <jobs>' within " + formatted("%g", plan_.ready_timeout_s) + " s (--ready-timeout)";
         if (state_ == State::Starting && plan_.keep_going && interleaved()) {
             // Every child that is not ready yet is dropped; the ready ones go on.
             for (std::size_t i = 0; i < children_.size() && state_ == State::Starting; ++i)
@@ -95,7 +108,7 @@ Session::Session(Plan plan, QObject* parent)
             fail(notReady);
         } else if (state_ == State::Busy) {
             onChildTrouble(active_, "the child did not answer 'go " + std::to_string(plan_.k) + "' within " +
-                                        std::to_string(plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
+                                        formatted("%g", plan_.round_timeout_s.value_or(0)) + " s (--round-timeout)");
         }
     });
 }
@@ -134,10 +147,10 @@ void Session::start()
     }
     if (interleaved()) {
         for (const PlanChild& c : plan_.children)
-            children_.push_back(std::make_unique<DecoderChild>(c.argv, c.workdir.empty() ? plan_.workdir : c.workdir));
+            children_.push_back(make_child_(c.argv, c.workdir.empty() ? plan_.workdir : c.workdir));
         sched_ = RunSchedule(plan_.childCount(), plan_.rounds + plan_.warmup, plan_.warmup, plan_.order_seed);
     } else {
-        children_.push_back(std::make_unique<DecoderChild>(plan_.child, plan_.workdir));
+        children_.push_back(make_child_(plan_.child, plan_.workdir));
     }
     jobs_.assign(children_.size(), 0);
     ready_.assign(children_.size(), false);
@@ -151,13 +164,13 @@ void Session::start()
     }
     // Counters first, as the reference: the samplers run before the child starts.
     for (const std::string& spec : plan_.wholeDeviceCounters()) {
-        auto counter = openCounter(spec, plan_.counter_options);
+        auto counter = open_counter_(spec, plan_.counter_options);
         if (!counter) {
             finish(counter.error());
             return;
         }
         auto sampler = std::make_unique<Sampler>(std::move(counter.value()),
-                                                 std::int64_t(std::llround(plan_.sample_ms * 1e6)));
+                                                 std::int64_t(std::llround(plan_.sample_ms * 1e6)), time_);
         const QString qspec = QString::fromStdString(spec);
         sampler->setErrorHandler([this, qspec](const std::string& msg) {
             mail_.post([this, qspec, m = QString::fromStdString(msg)] { onSamplerError(qspec, m); });
@@ -175,7 +188,7 @@ void Session::start()
     {
         // Hardware counters that could be one counter read twice (core/counters' candidates).
         for (auto& [spec, owner] : mirrorCandidates(plan_.wholeDeviceCounters(), plan_.counter_options))
-            if (auto copy = openCounter(spec, plan_.counter_options))
+            if (auto copy = open_counter_(spec, plan_.counter_options))
                 mirror_probes_.push_back({spec, owner, std::move(copy.value())});
     }
     // Each counter's profile: measured (the plan's) or its kind's default; the phase period
@@ -200,13 +213,15 @@ void Session::start()
             plan_.phase_period_source = s->spec() + "'s update period (" +
                 (prof.measured ? "measured" : "its kind's default") + ")";
         }
+        // A counter that updates less often than it is read is cut on its own updates.
+        aligned_.push_back(prof.update_period_ms > plan_.sample_ms);
         tails_ns_.push_back(
             plan_.averaged_brackets && prof.averages()
                 ? std::int64_t(std::llround((prof.averaging_window_ms + prof.update_period_ms) * 1e6))
                 : 0);
         profiles_.push_back(std::move(prof));
     }
-    origin_ns_ = monotonicNs();
+    origin_ns_ = time_.nowNs();
     for (auto& s : samplers_) {
         if (Status st = s->start(); !st) {
             finish(s->spec() + ": " + st.error());
@@ -219,25 +234,25 @@ void Session::start()
     emit started(origin_ns_, specs);
 
     for (std::size_t i = 0; i < children_.size(); ++i) {
-        DecoderChild* c = children_[i].get();
+        ChildLink* c = children_[i].get();
         const int index = int(i);
         const auto mine = [this, index] { return !sched_.dropped(index); };  // a dropped child is not heard
         c->setForwardStderr(forward_child_stderr_);
-        connect(c, &DecoderChild::ready, this, [this, index, mine](ReadyLine r) {
+        connect(c, &ChildLink::ready, this, [this, index, mine](ReadyLine r) {
             if (mine())
                 onChildReady(index, r);
         });
-        connect(c, &DecoderChild::done, this, [this, index, mine](const DoneLine& line) {
+        connect(c, &ChildLink::done, this, [this, index, mine](const DoneLine& line) {
             if (index == active_ && mine())
                 onDone(line);
         });
-        connect(c, &DecoderChild::marked, this, [this, index, mine](const QString& name, qint64 t_ns) {
+        connect(c, &ChildLink::marked, this, [this, index, mine](const QString& name, qint64 t_ns) {
             if (index == active_ && mine())
                 onMark(name, t_ns);
         });
-        connect(c, &DecoderChild::failed, this,
+        connect(c, &ChildLink::failed, this,
                 [this, index](const QString& m) { onChildTrouble(index, m.toStdString()); });
-        connect(c, &DecoderChild::finished, this, [this, index](int code, bool crashed) {
+        connect(c, &ChildLink::finished, this, [this, index](int code, bool crashed) {
             if (state_ == State::Finished)
                 return;
             if (exit_expected_ && awaiting_exit_[std::size_t(index)]) {
@@ -255,7 +270,7 @@ void Session::start()
                                       " while the run still needed it");
         });
     }
-    timeout_timer_.start(msFromS(plan_.ready_timeout_s));
+    timeout_timer_->start(secondsToNs(plan_.ready_timeout_s));
     for (auto& c : children_)
         c->start();
 }
@@ -268,7 +283,7 @@ void Session::onChildReady(int index, const ReadyLine& r)
     ++ready_children_;
     if (ready_children_ < sched_.liveChildren())
         return;
-    timeout_timer_.stop();
+    timeout_timer_->stop();
     allReady();
 }
 
@@ -280,7 +295,7 @@ void Session::allReady()
         beginIdle();
         if (mirror_probes_.size() >= 2) {
             readMirrorProbes();
-            mirror_timer_.start(20);
+            mirror_timer_->start(20 * kMs);
         }
     }
 }
@@ -353,7 +368,7 @@ void Session::abort(const QString& reason)
 void Session::beginIdle()
 {
     state_ = State::IdleBracket;
-    idle_t0_ = monotonicNs();
+    idle_t0_ = time_.nowNs();
     emit phase({PhaseEvent::IdleStarted, int(rounds_.size()) - (brackets_.empty() ? 1 : 0), idle_t0_});
     // The bracket waits a random part of the phase period more, so the round that follows
     // starts at a random phase of the counters' updates (the same generator draws for every
@@ -363,13 +378,12 @@ void Session::beginIdle()
         phase_offset_ns_ = phase_rng_.nextNs(period_ms);
     // An averaging counter's bracket starts once its average has drained: the bracket is that
     // much longer, so what is left of it is still idle_s.
-    idle_timer_.start(
-        int(std::llround(plan_.idle_s * 1000.0 + double(maxTailNs() + phase_offset_ns_) / 1e6)));
+    idle_timer_->start(secondsToNs(plan_.idle_s) + maxTailNs() + phase_offset_ns_);
 }
 
 void Session::endIdle()
 {
-    const std::int64_t t1 = monotonicNs();
+    const std::int64_t t1 = time_.nowNs();
     brackets_.push_back({idle_t0_, t1});
     const bool first = brackets_.size() == 1;
     emit phase({PhaseEvent::IdleEnded, first ? -1 : int(rounds_.size()), t1});
@@ -379,7 +393,7 @@ void Session::endIdle()
         return;
     }
     if (first) {
-        mirror_timer_.stop();
+        mirror_timer_->stop();
         const auto m = mirroredCounters();
         mirror_probes_.clear();
         if (m) {
@@ -392,7 +406,7 @@ void Session::endIdle()
     // Let the samplers close the intervals that end the bracket (the reference's
     // sleep of two sample periods), then compute the round.
     state_ = State::Settling;
-    settle_timer_.start(samplers_.empty() ? 0 : msFromS(2 * plan_.periodS()));
+    settle_timer_->start(samplers_.empty() ? 0 : secondsToNs(2 * plan_.periodS()));
 }
 
 void Session::beginRound()
@@ -430,10 +444,10 @@ void Session::afterTaskBefore()
     }
     state_ = State::Busy;
     open_mark_.reset();
-    busy_t0_ = monotonicNs();
+    busy_t0_ = time_.nowNs();
     emit phase({PhaseEvent::BusyStarted, int(rounds_.size()), busy_t0_});
     if (plan_.round_timeout_s)
-        timeout_timer_.start(msFromS(*plan_.round_timeout_s));
+        timeout_timer_->start(secondsToNs(*plan_.round_timeout_s));
     child()->go(plan_.k);
 }
 
@@ -441,8 +455,8 @@ void Session::onDone(const DoneLine& line)
 {
     if (state_ != State::Busy)
         return;
-    busy_t1_ = monotonicNs();
-    timeout_timer_.stop();
+    busy_t1_ = time_.nowNs();
+    timeout_timer_->stop();
     if (open_mark_) {  // `done` ends the open phase
         open_mark_->t1_ns = busy_t1_;
         current_.marks.push_back(*open_mark_);
@@ -538,13 +552,10 @@ void Session::finishRound()
     current_.brackets = std::array<std::array<std::int64_t, 2>, 2>{pre, post};
     for (std::size_t si = 0; si < samplers_.size(); ++si) {
         auto& s = samplers_[si];
-        const auto store = s->store();
         const RoundTimes tt = roundTimes(busy_t0_, busy_t1_, pre[0], pre[1], post[0], post[1], tails_ns_[si]);
-        const auto busy = store->between(tt.busy_t0, tt.busy_t1);
-        const auto cov = store->covering(tt.busy_t0, tt.busy_t1);
-        const auto before = store->between(tt.before_t0, tt.before_t1);
-        const auto after = store->between(tt.after_t0, tt.after_t1);
-        current_.counters.emplace_back(s->spec(), counterRound({busy, cov, before, after}));
+        CounterRound figures;
+        s->store()->read([&](const std::vector<Interval>& all) { figures = roundFigures(all, tt, aligned_[si]); });
+        current_.counters.emplace_back(s->spec(), figures);
         {
             // What the counter's limits make of this round, in words (RoundLine shows it): the
             // record's rule (cadenceOf: the sampler's cadence so far, the profile) on this counter.
@@ -602,12 +613,7 @@ void Session::endRun()
         finish(std::nullopt);
         return;
     }
-    QTimer::singleShot(10'000, this, [this] {
-        if (state_ != State::Finished) {
-            warnings_.push_back("the child did not exit within 10 s of 'exit'; it was terminated");
-            finish(std::nullopt);
-        }
-    });
+    exit_timer_->start(10'000 * kMs);
 }
 
 void Session::readMirrorProbes()
@@ -668,7 +674,7 @@ void Session::dropChild(int index, const std::string& reason)
             ready += !sched_.dropped(int(i)) && ready_[i] ? 1 : 0;
         ready_children_ = ready;
         if (ready == sched_.liveChildren()) {
-            timeout_timer_.stop();
+            timeout_timer_->stop();
             allReady();
         }
         break;
@@ -676,9 +682,9 @@ void Session::dropChild(int index, const std::string& reason)
     case State::Busy:
         if (!lost)
             break;  // another child's round goes on
-        timeout_timer_.stop();
+        timeout_timer_->stop();
         gpu_before_.reset();
-        busy_t1_ = monotonicNs();
+        busy_t1_ = time_.nowNs();
         emit phase({PhaseEvent::BusyEnded, int(pos), busy_t1_});
         if (pos >= std::size_t(sched_.size())) {
             endRun();
@@ -729,10 +735,12 @@ void Session::finish(std::optional<std::string> error)
     if (state_ == State::Finished)
         return;
     state_ = State::Finished;
-    idle_timer_.stop();
-    timeout_timer_.stop();
-    settle_timer_.stop();
-    mirror_timer_.stop();
+    idle_timer_->stop();
+    timeout_timer_->stop();
+    settle_timer_->stop();
+    mirror_timer_->stop();
+    settle_poll_->stop();
+    exit_timer_->stop();
     settle_then_ = nullptr;
     for (auto& s : samplers_) {
         s->stop();
@@ -837,6 +845,11 @@ Record Session::baseRecord(int child) const
         r.extra["phases"] = std::move(ph);
     }
     setWarnings(r, warnings_);
+    std::vector<std::string> aligned;
+    for (std::size_t i = 0; i < samplers_.size() && i < aligned_.size(); ++i)
+        if (aligned_[i])
+            aligned.push_back(samplers_[i]->spec());
+    setAlignedCuts(r, aligned);
     if (interleaved())
         setInterleaved(r, interleavedInfo(child));
     return r;
@@ -925,7 +938,7 @@ void Session::settleStep()
         return;
     }
     settle_prev_ = cur.value();
-    QTimer::singleShot(kSettlePollMs, Qt::PreciseTimer, this, &Session::settleStep);
+    settle_poll_->start(kSettlePollNs);
 }
 
 }  // namespace jb

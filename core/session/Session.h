@@ -6,7 +6,13 @@
 //
 // Signals are past tense and carry values; no exception crosses a thread. A run that fails
 // still emits finished() with an aborted record holding every round done.
+//
+// Time, children and counters come from a SessionEnv: the real ones by default (the monotonic
+// clock and Qt's timers, DecoderChild processes, openCounter); a test hands a SimulatedTime,
+// simulated children and counters that follow them, and the whole run takes milliseconds.
 #include <jb/base/Mailbox.h>
+#include <jb/base/TimeSource.h>
+#include <jb/child/ChildLink.h>
 #include <jb/child/Protocol.h>
 #include <jb/counters/EnergyCounter.h>
 #include <jb/counters/GpuTime.h>
@@ -21,7 +27,6 @@
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
 #include <array>
 #include <functional>
@@ -33,15 +38,27 @@
 
 namespace jb {
 
-class DecoderChild;
 class Sampler;
 class TaskReader;
 class Journal;
+struct CounterOptions;
+
+// Opens a whole-device counter by spec (counters/CounterRegistry's openCounter by default).
+using CounterFactory =
+    std::function<Result<std::unique_ptr<EnergyCounter>>(const std::string& spec, const CounterOptions& options)>;
+
+// What a session takes from outside; each left empty is the real one.
+struct SessionEnv {
+    TimeSource* time = nullptr;  // null: realTime(); a simulated one must outlive the session
+    ChildFactory children;       // empty: a DecoderChild process per child
+    CounterFactory counters;     // empty: openCounter (the mirror check's second copies too)
+};
 
 class Session : public QObject {
     Q_OBJECT
 public:
     explicit Session(Plan plan, QObject* parent = nullptr);
+    Session(Plan plan, SessionEnv env, QObject* parent = nullptr);
     ~Session() override;
 
     const Plan& plan() const { return plan_; }
@@ -128,7 +145,7 @@ private:
     void onSamplerError(const QString& spec, const QString& message);
     Record baseRecord(int child = 0) const;
     InterleavedInfo interleavedInfo(int child, std::optional<DroppedChild> dropped = std::nullopt) const;
-    DecoderChild* child() const { return children_.empty() ? nullptr : children_[std::size_t(active_)].get(); }
+    ChildLink* child() const { return children_.empty() ? nullptr : children_[std::size_t(active_)].get(); }
     bool interleaved() const { return !plan_.children.empty(); }
     void onChildReady(int index, const ReadyLine& r);
     void allReady();
@@ -137,10 +154,13 @@ private:
 
     Mailbox mail_{this};  // sampler threads report errors to this thread here
     Plan plan_;
+    TimeSource& time_;
+    ChildFactory make_child_;
+    CounterFactory open_counter_;
     State state_ = State::Idle;
     std::vector<std::unique_ptr<Sampler>> samplers_;
     std::unique_ptr<TaskReader> task_reader_;
-    std::vector<std::unique_ptr<DecoderChild>> children_;  // plan order
+    std::vector<std::unique_ptr<ChildLink>> children_;  // plan order
     int active_ = 0;                                     // the child of the current round
     int ready_children_ = 0;
     int exits_pending_ = 0;
@@ -154,10 +174,14 @@ private:
     std::vector<int> round_child_;         // per finished round
     std::unique_ptr<Journal> journal_;          // with plan.journal_path: one line per round
     std::vector<std::size_t> journaled_upto_;  // per sampler: intervals already journaled
-    QTimer idle_timer_;
-    QTimer timeout_timer_;
-    QTimer settle_timer_;
-    QTimer mirror_timer_;
+    // One-shot timers on time_, made in the constructor: on the real source QTimers parented to
+    // the session, so they live on its thread and a moveToThread() takes them along.
+    std::unique_ptr<OneShot> idle_timer_;     // the idle bracket's end
+    std::unique_ptr<OneShot> timeout_timer_;  // --ready-timeout, then --round-timeout
+    std::unique_ptr<OneShot> settle_timer_;   // two sample periods after a bracket
+    std::unique_ptr<OneShot> mirror_timer_;   // the mirror probes, every 20 ms of the first bracket
+    std::unique_ptr<OneShot> exit_timer_;     // 10 s for the children to exit after 'exit'
+    std::unique_ptr<OneShot> settle_poll_;    // the task reader's settled rule, every 50 ms
     struct MirrorProbe {
         std::string spec;   // the counter read (a package zone of rapl:packages: that zone's spec)
         std::string owner;  // the plan's --counter it belongs to
@@ -176,6 +200,7 @@ private:
     // kind's default) and the averaging tail its brackets wait out (0: none).
     std::vector<CounterProfile> profiles_;
     std::vector<std::int64_t> tails_ns_;
+    std::vector<bool> aligned_;  // cut on its own updates (stats/RoundTimes roundFigures)
     std::int64_t maxTailNs() const;
     std::int64_t phase_offset_ns_ = 0;
     std::int64_t busy_t0_ = 0, busy_t1_ = 0;

@@ -60,6 +60,16 @@ CounterRound counterRound(const RoundSlices& s)
     for (const Interval& i : s.covering)
         r.window_nj += i.nj;
     r.covered_ns = s.covering.empty() ? 0 : s.covering.back().t1_ns - s.covering.front().t0_ns;
+    setMarginal(r);
+    return r;
+}
+
+void setMarginal(CounterRound& r)
+{
+    r.has_marginal = false;
+    r.marginal_nj = 0.0;
+    r.ratio.reset();
+    r.verdict.reset();
     if (r.busy && r.idle_before && r.idle_after) {
         const double idle_w = (r.idle_before->mean_w + r.idle_after->mean_w) / 2.0;
         const double idle_sd = std::max(r.idle_before->sd_w, r.idle_after->sd_w);
@@ -70,7 +80,6 @@ CounterRound counterRound(const RoundSlices& s)
             r.ratio = marg_w / idle_sd;
         r.verdict = verdict(r.ratio);
     }
-    return r;
 }
 
 IndexRange between(std::span<const Interval> all, std::int64_t t0, std::int64_t t1)

@@ -53,6 +53,9 @@ struct RoundSlices {
     std::span<const Interval> idle_after;   // inside the bracket after
 };
 CounterRound counterRound(const RoundSlices& s);
+// The marginal, ratio and verdict from a CounterRound's brackets, window_nj and covered_ns
+// (counterRound's last step; roundFigures' again after its aligned cuts).
+void setMarginal(CounterRound& r);
 
 // Index ranges into a time-sorted, contiguous run of intervals.
 struct IndexRange {

@@ -1,4 +1,5 @@
 // The reference's per-round arithmetic against values computed by hand.
+#include <jb/stats/RoundTimes.h>
 #include <jb/stats/Statistics.h>
 
 #include <QtTest>
@@ -104,6 +105,44 @@ private slots:
         const auto r = counterRound({busy, busy, {}, {}});
         QVERIFY(!r.has_marginal);
         QCOMPARE(r.window_nj, 6000);
+    }
+
+    // A counter read every 50 ns that updates every 100 ns (a lump of 2000 nJ: 20 W idle), the
+    // busy window adding 3000 nJ to the two updates inside it. The bracket before starts between
+    // two updates, so it holds 4 updates in 7 reads: cut at read times its power reads 22.9 W;
+    // cut on its updates it is the 20 W of 6000 nJ over the 300 ns between its first and last.
+    void alignedCutsCountWholeUpdates()
+    {
+        std::vector<Interval> iv;
+        for (int i = 0; i < 20; ++i)
+            iv.push_back({50 * i, 50 * i + 50, i % 2 ? 2000 : 0});
+        iv[9].nj += 3000;   // t1 500
+        iv[11].nj += 3000;  // t1 600
+        const RoundTimes tt = roundTimes(400, 600, 25, 400, 600, 1000);
+        const CounterRound plain = roundFigures(iv, tt, false);
+        const CounterRound cut = roundFigures(iv, tt, true);
+        // The reference's figures are counterRound's, untouched.
+        QVERIFY(plain.idle_before && plain.idle_after && plain.has_marginal);
+        QCOMPARE(plain.idle_before->intervals, 7);
+        QVERIFY(std::abs(plain.idle_before->mean_w - 160.0 / 7.0) < 1e-9);
+        QCOMPARE(plain.idle_after->mean_w, 20.0);
+        QCOMPARE(plain.window_nj, std::int64_t(10000));
+        QVERIFY(std::abs(plain.marginal_nj - (10000.0 - (160.0 / 7.0 + 20.0) / 2.0 * 200.0)) < 1e-6);
+        // Aligned: both brackets 20 W, the window from the update at 400 to the one at 600.
+        QCOMPARE(cut.idle_before->mean_w, 20.0);
+        QCOMPARE(cut.idle_after->mean_w, 20.0);
+        QCOMPARE(cut.idle_before->sd_w, plain.idle_before->sd_w);  // the reference's sd stays
+        QCOMPARE(cut.window_nj, std::int64_t(10000));
+        QCOMPARE(cut.covered_ns, std::int64_t(200));
+        QCOMPARE(cut.marginal_nj, 6000.0);
+        // A window whose start falls between reads: it still runs from the update at 400.
+        const CounterRound late = roundFigures(iv, roundTimes(425, 600, 25, 425, 600, 1000), true);
+        QCOMPARE(late.covered_ns, std::int64_t(200));
+        QCOMPARE(late.marginal_nj, 6000.0);
+        // A bracket with one update keeps the reference's power (nothing to align on).
+        const CounterRound one = roundFigures(iv, roundTimes(400, 600, 300, 400, 600, 1000), true);
+        QVERIFY(one.idle_before);
+        QVERIFY(*one.idle_before == *bracket(std::span<const Interval>(iv).subspan(6, 2)));
     }
 
     void quantilesAndMad()
