@@ -52,38 +52,29 @@ TimeSource& realTime()
 struct SimulatedTime::Slot {
     std::function<void()> fn;
     std::uint64_t armed = 0;  // the arm order of its live queue entry; 0: not armed
-    SimulatedTime* owner = nullptr;
 };
 
 class SimOneShot final : public OneShot {
 public:
-    SimOneShot(SimulatedTime& owner, std::function<void()> fn) : slot_(std::make_shared<SimulatedTime::Slot>())
+    SimOneShot(SimulatedTime& owner, std::function<void()> fn)
+        : owner_(owner)
+        , slot_(std::make_shared<SimulatedTime::Slot>())
     {
         slot_->fn = std::move(fn);
-        slot_->owner = &owner;
     }
     ~SimOneShot() override
     {
         slot_->armed = 0;
         slot_->fn = nullptr;
     }
-    void start(std::int64_t delay_ns) override
-    {
-        if (slot_->owner)
-            slot_->owner->arm(slot_, slot_->owner->nowNs() + std::max<std::int64_t>(delay_ns, 0));
-    }
+    void start(std::int64_t delay_ns) override { owner_.arm(slot_, owner_.nowNs() + std::max<std::int64_t>(delay_ns, 0)); }
     void stop() override { slot_->armed = 0; }
     bool isActive() const override { return slot_->armed != 0; }
 
 private:
+    SimulatedTime& owner_;
     std::shared_ptr<SimulatedTime::Slot> slot_;
 };
-
-SimulatedTime::~SimulatedTime()
-{
-    for (auto& [key, slot] : queue_)
-        slot->owner = nullptr;
-}
 
 std::unique_ptr<OneShot> SimulatedTime::timer(QObject*, std::function<void()> fn)
 {
@@ -100,7 +91,6 @@ void SimulatedTime::post(std::int64_t delay_ns, std::function<void()> fn)
 {
     auto slot = std::make_shared<Slot>();
     slot->fn = std::move(fn);
-    slot->owner = this;
     arm(slot, now_ + std::max<std::int64_t>(delay_ns, 0));
 }
 

@@ -40,10 +40,10 @@ public:
 // CLOCK_MONOTONIC and QTimer (Qt::PreciseTimer, whole milliseconds as before).
 TimeSource& realTime();
 
+// It must outlive the timers it made (a session's, a sampler's).
 class SimulatedTime final : public TimeSource {
 public:
     explicit SimulatedTime(std::int64_t start_ns = 1'000'000'000) : now_(start_ns) {}
-    ~SimulatedTime() override;
     std::int64_t nowNs() const override { return now_; }
     bool simulated() const override { return true; }
     std::unique_ptr<OneShot> timer(QObject* owner, std::function<void()> fn) override;

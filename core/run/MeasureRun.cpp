@@ -83,7 +83,7 @@ Status MeasureRun::start(MeasureRunOptions options)
         return Error{"a run is already going: stop it first"};
     if (Status v = validatePlan(options.plan); !v)
         return v;
-    if (where_ == Thread::Backend && (options.env.time || options.env.children || options.env.counters))
+    if (where_ == Thread::Backend && !options.env.empty())
         return Error{"a session environment (clock, children, counters) runs on the caller's thread only"};
     options_ = std::move(options);
     outcome_ = MeasureOutcome{};

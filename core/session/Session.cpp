@@ -30,7 +30,7 @@ namespace jb {
 
 namespace {
 
-constexpr std::int64_t kSettlePollNs = 50'000'000;    // the reference's settled rule: two reads 50 ms apart agree
+constexpr std::int64_t kSettlePollNs = 50'000'000;  // the reference's settled rule: two reads 50 ms apart agree
 constexpr int kSettleMaxTries = 200;  // then it gives up (10 s), as the reference
 
 std::array<double, 3> loadAverages()
@@ -119,6 +119,13 @@ std::int64_t Session::maxTailNs() const
     for (std::int64_t t : tails_ns_)
         m = std::max(m, t);
     return m;
+}
+
+bool Session::cutOnUpdates(std::size_t si) const
+{
+    // profiles_ is filled once every sampler is made: before that (a run that failed opening a
+    // counter) no counter has a profile and none is cut so.
+    return si < profiles_.size() && profiles_[si].update_period_ms > plan_.sample_ms;
 }
 
 Session::~Session()
@@ -213,8 +220,6 @@ void Session::start()
             plan_.phase_period_source = s->spec() + "'s update period (" +
                 (prof.measured ? "measured" : "its kind's default") + ")";
         }
-        // A counter that updates less often than it is read is cut on its own updates.
-        aligned_.push_back(prof.update_period_ms > plan_.sample_ms);
         tails_ns_.push_back(
             plan_.averaged_brackets && prof.averages()
                 ? std::int64_t(std::llround((prof.averaging_window_ms + prof.update_period_ms) * 1e6))
@@ -554,7 +559,7 @@ void Session::finishRound()
         auto& s = samplers_[si];
         const RoundTimes tt = roundTimes(busy_t0_, busy_t1_, pre[0], pre[1], post[0], post[1], tails_ns_[si]);
         CounterRound figures;
-        s->store()->read([&](const std::vector<Interval>& all) { figures = roundFigures(all, tt, aligned_[si]); });
+        s->store()->read([&](const std::vector<Interval>& all) { figures = roundFigures(all, tt, cutOnUpdates(si)); });
         current_.counters.emplace_back(s->spec(), figures);
         {
             // What the counter's limits make of this round, in words (RoundLine shows it): the
@@ -846,8 +851,8 @@ Record Session::baseRecord(int child) const
     }
     setWarnings(r, warnings_);
     std::vector<std::string> aligned;
-    for (std::size_t i = 0; i < samplers_.size() && i < aligned_.size(); ++i)
-        if (aligned_[i])
+    for (std::size_t i = 0; i < samplers_.size(); ++i)
+        if (cutOnUpdates(i))
             aligned.push_back(samplers_[i]->spec());
     setAlignedCuts(r, aligned);
     if (interleaved())

@@ -41,7 +41,6 @@ namespace jb {
 class Sampler;
 class TaskReader;
 class Journal;
-struct CounterOptions;
 
 // Opens a whole-device counter by spec (counters/CounterRegistry's openCounter by default).
 using CounterFactory =
@@ -52,6 +51,7 @@ struct SessionEnv {
     TimeSource* time = nullptr;  // null: realTime(); a simulated one must outlive the session
     ChildFactory children;       // empty: a DecoderChild process per child
     CounterFactory counters;     // empty: openCounter (the mirror check's second copies too)
+    bool empty() const { return !time && !children && !counters; }
 };
 
 class Session : public QObject {
@@ -200,7 +200,9 @@ private:
     // kind's default) and the averaging tail its brackets wait out (0: none).
     std::vector<CounterProfile> profiles_;
     std::vector<std::int64_t> tails_ns_;
-    std::vector<bool> aligned_;  // cut on its own updates (stats/RoundTimes roundFigures)
+    // Whether sampler si's counter updates less often than it is read: its rounds are then cut
+    // on its own updates (stats/RoundTimes roundFigures, the record's aligned_cuts).
+    bool cutOnUpdates(std::size_t si) const;
     std::int64_t maxTailNs() const;
     std::int64_t phase_offset_ns_ = 0;
     std::int64_t busy_t0_ = 0, busy_t1_ = 0;

@@ -61,14 +61,16 @@ CounterRound roundFigures(std::span<const Interval> all, const RoundTimes& tt, b
             if (const auto w = updateToUpdateW(iv))
                 (*b)->mean_w = *w;
     if (cov.size() > 0) {
-        // The last update at or before the window's start, the first at or after its end.
+        // The last update at or before the window's start, the first at or after its end, each
+        // looked for in the round's own brackets only (the session cuts under the store's lock:
+        // a counter that never advances costs the round's span, not the run's).
         std::optional<std::size_t> a, z;
-        for (std::size_t i = cov.begin; i-- > 0;)
-            if (all[i].nj != 0 && all[i].t1_ns <= tt.busy_t0) {
+        for (std::size_t i = cov.begin; i-- > 0 && all[i].t1_ns >= tt.before_t0;)
+            if (all[i].nj != 0) {
                 a = i;
                 break;
             }
-        for (std::size_t i = cov.end - 1; i < all.size(); ++i)
+        for (std::size_t i = cov.end - 1; i < all.size() && all[i].t0_ns <= tt.after_t1; ++i)
             if (all[i].nj != 0 && all[i].t1_ns >= tt.busy_t1) {
                 z = i;
                 break;

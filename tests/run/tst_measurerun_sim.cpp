@@ -34,13 +34,7 @@ std::optional<MeasureOutcome> runToEnd(SimBench& bench, MeasureRun& run, Measure
         qWarning("start: %s", st.error().c_str());
         return std::nullopt;
     }
-    const bool ok = bench.time.runUntil(
-        [&] {
-            QCoreApplication::processEvents();
-            return !done.isEmpty();
-        },
-        std::int64_t(600e9));
-    if (!ok)
+    if (!bench.advanceUntil([&] { return !done.isEmpty(); }))
         return std::nullopt;
     return done.takeFirst().at(0).value<MeasureOutcome>();
 }

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -228,7 +229,6 @@ public:
     std::map<std::string, ChildSpec> by_argv0;  // a child whose argv[0] is named here
     std::map<std::string, countermode::Params> modes;  // spec -> mode; unnamed specs: exact
     std::int64_t clock_phase_ns = 0;  // every counter's update clock, against the session's start
-    std::vector<Child*> children;         // as made, plan order
 
     void counter(const std::string& spec, countermode::Params p) { modes[spec] = p; }
 
@@ -238,10 +238,8 @@ public:
         e.time = &time;
         e.children = [this](const std::vector<std::string>& argv, const std::string&) -> std::unique_ptr<jb::ChildLink> {
             const auto named = argv.empty() ? by_argv0.end() : by_argv0.find(argv[0]);
-            auto c = std::make_unique<Child>(time, load, named == by_argv0.end() ? child : named->second,
-                                             std::int64_t(1000 + children.size()));
-            children.push_back(c.get());
-            return c;
+            return std::make_unique<Child>(time, load, named == by_argv0.end() ? child : named->second,
+                                           next_pid_++);
         };
         e.counters = [this](const std::string& spec, const jb::CounterOptions&)
             -> jb::Result<std::unique_ptr<jb::EnergyCounter>> {
@@ -253,41 +251,39 @@ public:
         return e;
     }
 
-    // Starts the session and advances simulated time until it finishes (one child's
-    // finished() or several children's finishedSet()), limit_s of simulated time at most.
-    // Queued calls (the sampler's error mailbox) are delivered as time passes.
-    bool runToEnd(jb::Session& s, double limit_s = 600)
+    // Advances simulated time until done() holds, limit_s of it at most; queued calls (a
+    // QueuedConnection start, the sampler's error mailbox) are delivered as time passes.
+    bool advanceUntil(const std::function<bool()>& done, double limit_s = 600)
     {
-        bool ended = false;
-        const auto one = QObject::connect(&s, &jb::Session::finished, &s, [&ended] { ended = true; });
-        const auto set = QObject::connect(&s, &jb::Session::finishedSet, &s, [&ended] { ended = true; });
-        s.start();
-        const bool ok = time.runUntil(
-            [&ended] {
+        return time.runUntil(
+            [&done] {
                 QCoreApplication::processEvents();
-                return ended;
+                return done();
             },
             std::int64_t(limit_s * 1e9));
-        QObject::disconnect(one);
-        QObject::disconnect(set);
-        return ok;
     }
 
+    // Starts the session and runs it to its finished() record (several children: its
+    // finishedSet() records); empty where it did not end within limit_s.
     jb::Record run(jb::Session& s, double limit_s = 600)
     {
         QSignalSpy done(&s, &jb::Session::finished);
-        if (!runToEnd(s, limit_s) || done.isEmpty())
+        s.start();
+        if (!advanceUntil([&] { return !done.isEmpty(); }, limit_s))
             return {};
         return done.takeFirst().at(0).value<jb::Record>();
     }
-
     std::vector<jb::Record> runSet(jb::Session& s, double limit_s = 600)
     {
         QSignalSpy done(&s, &jb::Session::finishedSet);
-        if (!runToEnd(s, limit_s) || done.isEmpty())
+        s.start();
+        if (!advanceUntil([&] { return !done.isEmpty(); }, limit_s))
             return {};
         return done.takeFirst().at(0).value<std::vector<jb::Record>>();
     }
+
+private:
+    std::int64_t next_pid_ = 1000;
 };
 
 // A plan for the bench: three rounds of k 1 with 0.5 s brackets, rapl read every 20 ms, samples
