@@ -1,6 +1,7 @@
 #include <jb/profile/Characterize.h>
 
 #include <jb/base/Clock.h>
+#include <jb/base/Text.h>
 
 #include <algorithm>
 #include <atomic>
@@ -341,6 +342,96 @@ private:
     std::int64_t last_ns_ = 0;
 };
 
+// A power reading's update period where its new values come only where the load changes: a
+// reading that never varies under a steady load (a noiseless one, or one finer than the load's
+// pulses) shows a new value only at the first update after each of the load's edges, so the
+// intervals between its new values are the load's, not the reading's. An edge falls at a random
+// phase of the reading's period P, so that its new value comes a uniform [0, P) after it (plus
+// a fixed delay, a late reading's): the spread of those lags is P however slow the load. It holds
+// only where most edges get their own new value before the next edge and every stretch between
+// edges is longer than the lags' spread (else the next edge cuts the lag short); nullopt where
+// not, or with fewer than 4 such edges. Never finer than the poll (a reading that changes at
+// every read: the poll is what can be seen of it).
+std::optional<double> periodFromLags(const std::vector<std::int64_t>& updates, std::vector<std::int64_t> edges,
+                                     std::int64_t end_ns, double poll_ms)
+{
+    std::sort(edges.begin(), edges.end());
+    std::vector<double> lags;
+    double shortest_quiet = 1e300;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        const std::int64_t next = i + 1 < edges.size() ? edges[i + 1] : end_ns;
+        if (next <= edges[i])
+            continue;
+        shortest_quiet = std::min(shortest_quiet, double(next - edges[i]) / 1e6);
+        // The last new value before the next edge: the first may be the edge's own stir (the
+        // reads around a load's change come late and the integrated rate wobbles, a few ms
+        // after it), or a sampled reading's part of the change before the rest.
+        const auto u = std::upper_bound(updates.begin(), updates.end(), next);
+        if (u != updates.begin() && *std::prev(u) > edges[i])
+            lags.push_back(double(*std::prev(u) - edges[i]) / 1e6);
+    }
+    if (lags.size() < 4 || double(lags.size()) < 0.8 * double(edges.size()))
+        return std::nullopt;
+    const auto [lo, hi] = std::minmax_element(lags.begin(), lags.end());
+    // The spread of n uniform draws falls short of their range by 1/(n+1) on average.
+    const double spread = (*hi - *lo) * double(lags.size() + 1) / double(lags.size() - 1);
+    if (spread >= 0.8 * shortest_quiet)
+        return std::nullopt;
+    return std::max(spread, poll_ms);
+}
+
+struct GridFit {
+    double period_ms = 0;
+    double jitter_ms = 0;  // the new values' sd about the grid
+};
+
+// Refines a rough period p0 by the grid a reading publishes on: its new values fall on t0 + nP
+// (however many updates there were between them), so P is where their phases line up best. It
+// is looked for within [0.75, 1.35] x p0, which holds neither half nor twice a period p0 came
+// near; nullopt with fewer than 10 new values or where they line up weakly (a resultant under
+// 0.75 of its most: the new values keep no grid there, as a reading that changes at any read).
+std::optional<GridFit> periodOnGrid(const std::vector<std::int64_t>& updates, double p0_ms)
+{
+    if (updates.size() < 10 || !(p0_ms > 0))
+        return std::nullopt;
+    std::vector<double> t;
+    for (std::int64_t u : updates)
+        t.push_back(double(u - updates.front()) / 1e6);
+    const double span = t.back();
+    if (!(span > 3 * p0_ms))
+        return std::nullopt;
+    constexpr double kTwoPi = 6.283185307179586;
+    auto resultant = [&](double P, double* mean_phase = nullptr) {
+        double c = 0, s = 0;
+        for (double x : t) {
+            c += std::cos(kTwoPi * x / P);
+            s += std::sin(kTwoPi * x / P);
+        }
+        if (mean_phase)
+            *mean_phase = std::atan2(s, c);
+        return std::hypot(c, s) / double(t.size());
+    };
+    double best_p = 0, best_r = -1;
+    // Steps small enough that the phase across the span moves by a twentieth of a cycle.
+    for (double P = 0.75 * p0_ms; P <= 1.35 * p0_ms; P += P * P / (20 * span)) {
+        const double r = resultant(P);
+        if (r > best_r) {
+            best_r = r;
+            best_p = P;
+        }
+    }
+    if (best_r < 0.75)
+        return std::nullopt;
+    double phase = 0;
+    resultant(best_p, &phase);
+    std::vector<double> off;
+    for (double x : t) {
+        double d = std::remainder(kTwoPi * x / best_p - phase, kTwoPi);
+        off.push_back(d / kTwoPi * best_p);
+    }
+    return GridFit{best_p, sdOf(off)};
+}
+
 // Clears a load's cancel flag when characterize returns (the load is the caller's).
 struct CancelScope {
     LoadDriver& load;
@@ -386,7 +477,9 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     auto cancelled = [&] { return opt.cancel && opt.cancel->load(); };
     const CancelScope cancel_scope(load, opt.cancel);
 
-    Poller poller(counter, an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms);
+    // A power reading is integrated by its reader: read no faster than every 2 ms.
+    const double read_poll_ms = an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms;
+    Poller poller(counter, read_poll_ms);
     poller.start();
     Feeder feeder(opt, poller);
     // What is measured as it goes before each feed (the bursts' coverage), only where there is a
@@ -423,16 +516,34 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     const std::int64_t dither_from = monotonicNs();
     const double dither_max_s = std::clamp(0.15 * budget_s, 1.0, 15.0);
     const double shortest = std::max(1.0, load.shortestMs());
+    // A power reading shows a new value only where its rate changes: the load rests between
+    // pulses as long as it works in them, so that each edge stands as its own change (an energy
+    // counter advances at idle too, and needs only the pulses' random lengths).
+    const double rest_scale = an.power ? shortest : 1.0;
+    // Where the pulses are long (a slow GPU pass), the dither goes on past its share of the
+    // budget until the counter has shown enough new values, by up to 40 of the load's shortest
+    // pulses (a fast load: at once).
+    const double dither_cap_s = dither_max_s + std::min(15.0, 40.0 * shortest / 1e3);
+    const std::size_t enough = an.power ? 12 : 3;
+    // A slow load's pulses (a pass of 10 ms or more) are kept within three passes, so that a
+    // power reading sees more edges in the dither's time.
+    const double pulse_spread = an.power && shortest >= 10 ? 3.0 : 8.0;
+    std::vector<std::int64_t> dither_edges;
+    double dithered_s = 0;
     for (;;) {
-        auto p = load.pulse(uniform(shortest, shortest * 8));
+        auto p = load.pulse(uniform(shortest, shortest * pulse_spread));
         if (!p)
             return Error{p.error()};
-        sleepMs(uniform(1.0, 8.0));
+        dither_edges.push_back(p->t0_ns);
+        dither_edges.push_back(p->t1_ns);
+        sleepMs(uniform(1.0, pulse_spread) * rest_scale);
         if (auto e = failed())
             return *e;
-        const double d = double(monotonicNs() - dither_from) / 1e9;
+        dithered_s = double(monotonicNs() - dither_from) / 1e9;
         an.reads = poller.reads();
-        if (d >= dither_max_s || (d >= 0.5 && an.updates(dither_from, monotonicNs()).size() >= 40))
+        const std::size_t seen = an.updates(dither_from, monotonicNs()).size();
+        if ((dithered_s >= dither_max_s && (seen >= enough || dithered_s >= dither_cap_s)) ||
+            (dithered_s >= 0.5 && seen >= 40))
             break;
     }
     const std::int64_t dither_to = monotonicNs();
@@ -442,12 +553,28 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
             d.push_back(double(u[i] - u[i - 1]) / 1e6);
         return d;
     };
-    std::vector<double> intervals = intervalsOf(an.updates(dither_from, dither_to));
-    if (intervals.size() < 2)
+    const std::vector<std::int64_t> dither_updates = an.updates(dither_from, dither_to);
+    std::vector<double> intervals = intervalsOf(dither_updates);
+    if (intervals.size() < 2) {
         return Error{counter.spec() + ": the counter showed fewer than 3 new values in " +
-                     std::to_string(int(dither_max_s)) + " s of load pulses (does the load reach it? " +
+                     formatted("%.1f", dithered_s) + " s of load pulses (does the load reach it? " +
                      load.describe() + ")"};
+    }
     double period_ms = median(intervals);
+    // A power reading whose new values follow the load's edges: its period from the lags.
+    std::optional<double> lag_period;
+    std::optional<double> grid_jitter_ms;  // where the period came from the grid (below)
+    if (an.power) {
+        lag_period = periodFromLags(dither_updates, dither_edges, dither_to, read_poll_ms);
+        if (lag_period && *lag_period < 0.5 * period_ms)
+            period_ms = *lag_period;
+        else
+            lag_period.reset();
+    }
+    if (lag_period) {  // the load's intervals are not the reading's: its jitter is not known
+        intervals.clear();
+        say("update period: the reading changes only where the load does; from the lags after the load's edges");
+    }
     feeder.next().update_period_ms = period_ms;
     feeder.next().update_jitter_ms = sdOf(intervals);
 
@@ -474,7 +601,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     an.reads = poller.reads();
     const std::int64_t L = std::int64_t(step_s * 1e9);
     // A counter with a new value every read or two: its apparent power over 5 ms at least.
-    const double poll_ms = an.power ? std::max(opt.poll_ms, 2.0) : opt.poll_ms;
+    const double poll_ms = read_poll_ms;
     const std::int64_t smooth_ns = period_ms < 3 * poll_ms ? 5'000'000 : 0;
     std::vector<double> lo_levels, hi_levels;
     std::vector<EdgeResponse> ups, downs;
@@ -498,16 +625,26 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         const auto more = intervalsOf(an.updates(steps.front().t0_ns - L, steps.back().t1_ns + L));
         // A power reading's ramps change at every update; its dithered readings may change by
         // less than the threshold (or by read-timing jitter): the ramps where there are enough.
-        if (an.power && more.size() >= 10)
+        // A reading that changes only where the load does: whatever changed it during the steps
+        // (their jumps, or the gaps between a GPU load's launches) keeps to its grid, below.
+        if (lag_period)
+            all.clear();
+        else if (an.power && more.size() >= 10)
             all = more;
         else if (an.power)
             all.insert(all.end(), more.begin(), more.end());
-        period_ms = median(all);
-        intervals.clear();
-        for (double d : all)
-            if (d >= 0.5 * period_ms && d <= 1.5 * period_ms)
-                intervals.push_back(d);
-        period_ms = median(intervals);
+        if (!all.empty()) {
+            period_ms = median(all);
+            intervals.clear();
+            for (double d : all)
+                if (d >= 0.5 * period_ms && d <= 1.5 * period_ms)
+                    intervals.push_back(d);
+            period_ms = median(intervals);
+        } else if (auto g = periodOnGrid(an.updates(dither_from, steps.back().t1_ns + L), period_ms)) {
+            // The lags' spread is rough (a dozen edges); the grid the new values keep, fine.
+            period_ms = g->period_ms;
+            grid_jitter_ms = g->jitter_ms;
+        }
     }
     const double idle_w = std::accumulate(lo_levels.begin(), lo_levels.end(), 0.0) / double(lo_levels.size());
     const double busy_w = std::accumulate(hi_levels.begin(), hi_levels.end(), 0.0) / double(hi_levels.size());
@@ -546,7 +683,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     {
         CharacterizeFeed& f = feeder.next();
         f.update_period_ms = period_ms;
-        f.update_jitter_ms = sdOf(intervals);
+        f.update_jitter_ms = grid_jitter_ms ? *grid_jitter_ms : sdOf(intervals);
         f.idle_w = idle_w;
         f.busy_w = busy_w;
         f.step_up = StepResponse{medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
@@ -667,7 +804,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     p.note = "measured by joulebench characterize with " + load.describe();
     addCharacterizeCaveat(p, kind);  // the sim counter's figures are its load's: said in every profile
     p.update_period_ms = period_ms;
-    p.update_jitter_ms = sdOf(intervals);
+    p.update_jitter_ms = grid_jitter_ms ? *grid_jitter_ms : sdOf(intervals);
     p.step_up = {medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
     p.step_down = {medianOf(downs, &EdgeResponse::delay_ms), settle_down};
     p.averaging_window_ms = window_ms;

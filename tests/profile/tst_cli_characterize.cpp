@@ -41,8 +41,10 @@ private:
     QTemporaryDir dir_;
 
     // Runs characterize on GPU 0 of a fake NVML with these script lines; the profile's JSON.
+    // slow_gpu: the load is joulebench-gpu-load on the fake CUDA driver whose pass takes 100 ms
+    // (the prepared GPU check's fake), for 5 s, instead of the flag file for 10 s.
     nlohmann::json run(const QString& spec, const std::string& lines, jbtest::Ran* ran = nullptr,
-                       const QStringList& extra = {})
+                       const QStringList& extra = {}, bool slow_gpu = false)
     {
         const QString flag = dir_.filePath(QStringLiteral("gpu.busy"));
         const QString script = dir_.filePath(QStringLiteral("nvml.txt"));
@@ -52,14 +54,29 @@ private:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("JB_FAKE_NVML"), script);
         env.insert(QStringLiteral("JOULEBENCH_LIBRARY"), dir_.filePath(QStringLiteral("library.sqlite")));
+        QStringList load{QStringLiteral("--load"), QStringLiteral("file:") + flag, QStringLiteral("--seconds"),
+                         QStringLiteral("10")};
+        if (slow_gpu) {
+#ifdef JB_FAKE_CUDA_LIB
+            env.insert(QStringLiteral("JB_CUDA_LIBRARY"), QStringLiteral(JB_FAKE_CUDA_LIB));
+            env.insert(QStringLiteral("JB_FAKE_CUDA_LAUNCH_US"), QStringLiteral("100000"));
+            env.insert(QStringLiteral("JB_FAKE_CUDA_BUSY_FILE"), flag);
+            load = QStringList{QStringLiteral("--load"), QStringLiteral("gpu"), QStringLiteral("--gpu-load"),
+                               QStringLiteral(JB_BIN_DIR "/joulebench-gpu-load"), QStringLiteral("--seconds"),
+                               QStringLiteral("5")};
+#else
+            return {{"error", "built without joulebench-gpu-load and the fake CUDA driver"}};
+#endif
+        }
         const QString out = dir_.filePath(QStringLiteral("profile.json"));
         QFile::remove(out);
         const jbtest::Ran r = jbtest::runProgram(
             kCli,
             QStringList{QStringLiteral("characterize"), QStringLiteral("--counter"), spec, QStringLiteral("--nvml-library"),
-             QStringLiteral(JB_FAKE_NVML_LIB), QStringLiteral("--load"), QStringLiteral("file:") + flag,
-             QStringLiteral("--seconds"), QStringLiteral("10"), QStringLiteral("--seed"), QStringLiteral("3"),
-             QStringLiteral("--host"), QStringLiteral("fake-gpu-host"), QStringLiteral("--out"), out} +
+                        QStringLiteral(JB_FAKE_NVML_LIB)} +
+                load +
+                QStringList{QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--host"),
+                            QStringLiteral("fake-gpu-host"), QStringLiteral("--out"), out} +
                 extra,
             env, 120000);
         if (ran)
@@ -75,11 +92,12 @@ private:
     // Runs until check passes, twice at most (a fake NVML in a process that can lose the CPU on
     // a loaded machine: a measurement that misses is taken once more); the last profile.
     template <class Check>
-    nlohmann::json measured(const QString& spec, const std::string& lines, Check check, const QStringList& extra = {})
+    nlohmann::json measured(const QString& spec, const std::string& lines, Check check, const QStringList& extra = {},
+                            bool slow_gpu = false)
     {
         nlohmann::json j;
         for (int i = 0; i < 2; ++i) {
-            j = run(spec, lines, nullptr, extra);
+            j = run(spec, lines, nullptr, extra, slow_gpu);
             const std::string why = j.contains("error") ? j["error"].get<std::string>() : check(j);
             if (why.empty())
                 return j;
@@ -182,6 +200,45 @@ private slots:
                                 });
         QVERIFY2(!j.contains("why"), j.dump().c_str());
         QCOMPARE(j["kind"].get<std::string>(), std::string("nvml-power-average"));
+    }
+
+    // A power reading driven by a load whose shortest pulse (a fake GPU pass) is 100 ms: a
+    // reading that shows a new value only where the load changes. Its period comes from the lags
+    // after the load's edges and the grid its new values keep, not from the load's own intervals
+    // (which once gave 0.4-4.3 s, steps 12 times as long, and 30-110 s for a 5 s budget, or too
+    // few new values in the first second: the prepared GPU check's fake failed on it).
+    void powerReadingUnderASlowLoad_data()
+    {
+        QTest::addColumn<QString>("lines");
+        QTest::addColumn<double>("lo_ms");  // the period's bounds
+        QTest::addColumn<double>("hi_ms");
+        // The instant field exact: a new value at any read (every 2 ms); finer than any pass.
+        QTest::newRow("exact") << QString() << 1.5 << 20.0;
+        // The instant field sampled every 40 ms (10 ms of it sensed), the load's pass 100 ms:
+        // where the new values keep a clear grid 40.0 +- 0.1 (half the runs here); else the
+        // lags' spread alone, a dozen edges' worth, 25-49 in 8 runs: within a factor of two.
+        // (The load's own intervals, which it used to give, are 100-800 ms.)
+        QTest::newRow("sampled 40 ms") << QStringLiteral("instant_mode 0 sampled 40 10 0\n") << 20.0 << 80.0;
+    }
+    void powerReadingUnderASlowLoad()
+    {
+        QFETCH(QString, lines);
+        QFETCH(double, lo_ms);
+        QFETCH(double, hi_ms);
+        const auto j = measured(
+            QStringLiteral("nvml-power:0"), lines.toStdString(),
+            [&](const nlohmann::json& p) -> std::string {
+                const double period = p["update_period_ms"].get<double>();
+                if (period < lo_ms || period > hi_ms)
+                    return "update period " + std::to_string(period) + " ms";
+                // Within its budget (5 s), give or take the dither's extension and a loaded machine.
+                if (p["seconds_taken"].get<double>() > 12)
+                    return "took " + std::to_string(p["seconds_taken"].get<double>()) + " s";
+                return "";
+            },
+            {}, true);
+        QVERIFY2(!j.contains("why") && !j.contains("error"), j.dump().c_str());
+        QCOMPARE(j["kind"].get<std::string>(), std::string("nvml-power-instant"));
     }
 
     void flagErrors_data()
