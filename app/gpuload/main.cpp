@@ -6,6 +6,7 @@
 //
 //   joulebench-gpu-load serve [options]
 //   joulebench-gpu-load run --seconds S [options]
+#include <jb/base/Clock.h>
 #include <jb/child/ChildServer.h>
 #include <joulebench/child.hpp>  // phases: launch and sync
 
@@ -273,7 +274,8 @@ int main(int argc, char** argv)
     p.setApplicationDescription(QStringLiteral(
         "A GPU workload through the NVIDIA driver alone (libcuda.so.1, loaded at run time).\n"
         "serve: prints 'ready <jobs>', answers 'go K' with K passes of <jobs> kernel launches and\n"
-        "       'done <launches> <wall-ns> gpu=<name>'; exits on 'exit' or end of input.\n"
+        "       'done <launches> <wall-ns> ran=<start-ns>,<end-ns> gpu=<name>' (CLOCK_MONOTONIC);\n"
+        "       exits on 'exit' or end of input.\n"
         "run:   works for --seconds, then exits (a job for the GPU job queue).\n"
         "Exit status 1 where the driver or GPU cannot be used, 2 for bad usage."));
     p.addHelpOption();
@@ -367,9 +369,15 @@ int main(int argc, char** argv)
     return jb::serveChild(kProgram, o.jobs,
                           [&](int k) -> jb::Result<jb::ChildBatch> {
                               const std::int64_t launches = std::int64_t(k) * o.jobs;
+                              // When the work ran, by the machine's monotonic clock: the caller
+                              // reads this answer late on a loaded machine, and its own stamps
+                              // would put the edges late by as much.
+                              const std::int64_t t0 = jb::monotonicNs();
                               if (auto st = load.work(launches); !st)
                                   return jb::Error{st.error()};
-                              return jb::ChildBatch{launches, note};
+                              const std::int64_t t1 = jb::monotonicNs();
+                              std::string ran = "ran=" + std::to_string(t0) + "," + std::to_string(t1);
+                              return jb::ChildBatch{launches, note.empty() ? ran : ran + " " + note};
                           },
                           std::cin, std::cout, std::cerr);
 }

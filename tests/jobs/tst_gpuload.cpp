@@ -4,6 +4,8 @@
 #include "JobsTestSupport.h"
 #include "../RunProgram.h"
 
+#include <jb/base/Clock.h>
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTest>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 #include <vector>
 
@@ -167,17 +170,29 @@ private slots:
         QProcessEnvironment env = cleanEnv();
         env.insert(QStringLiteral("JB_CUDA_LIBRARY"), kFakeCuda);
         p.setProcessEnvironment(env);
+        const std::int64_t before = jb::monotonicNs();
         p.start(kLoad, {QStringLiteral("serve"), QStringLiteral("--jobs"), QStringLiteral("3")});
         QVERIFY(p.waitForStarted());
         p.write("go 2\ngo x\n");
         p.closeWriteChannel();
         QVERIFY(p.waitForFinished(30000));
+        const std::int64_t after = jb::monotonicNs();
         QCOMPARE(p.exitCode(), 4);
         const QStringList out = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(out.size(), 2);
         QCOMPARE(out[0], QStringLiteral("ready 3"));
         QVERIFY2(out[1].startsWith(QStringLiteral("done 6 ")) && out[1].endsWith(QStringLiteral(" gpu=Fake_H200")),
                  qPrintable(out[1]));
+        // When the work ran, by this machine's monotonic clock: within the exchange, and no
+        // longer than the wall time the child measured around it.
+        const QStringList w = out[1].split(QLatin1Char(' '));
+        QCOMPARE(w.size(), 5);
+        QVERIFY2(w[3].startsWith(QStringLiteral("ran=")), qPrintable(out[1]));
+        const QStringList ran = w[3].mid(4).split(QLatin1Char(','));
+        QCOMPARE(ran.size(), 2);
+        const std::int64_t t0 = ran[0].toLongLong(), t1 = ran[1].toLongLong(), wall = w[2].toLongLong();
+        QVERIFY2(before < t0 && t0 < t1 && t1 < after, qPrintable(out[1]));
+        QVERIFY2(t1 - t0 <= wall, qPrintable(out[1]));
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("expected 'go <k>'")));
     }
 };
