@@ -144,17 +144,25 @@ struct Analysis {
                     u.push_back(reads[i].first);
             return u;
         }
-        auto rate = [&](std::size_t i) {
-            return double(reads[i].second - reads[i - 1].second) / double(std::max<std::int64_t>(1, reads[i].first - reads[i - 1].first));
-        };
-        std::int64_t last = -1;
-        std::size_t last_i = 0;
         std::vector<double> dts;
         for (std::size_t i = 1; i < reads.size(); ++i)
             dts.push_back(double(reads[i].first - reads[i - 1].first));
-        const double merge = 2.5 * median(dts);
-        for (std::size_t i = 2; i + 1 < reads.size(); ++i) {
-            if (reads[i].first < from || reads[i].first > to)
+        const double poll = median(dts);
+        // A read soon after another (the poller, late, reads at once) gives a rate over too
+        // short a time: the counter's resolution, not its power, and a change where there is
+        // none. The rates are over reads at least half a poll apart.
+        std::vector<Read> rs;
+        for (const Read& r : reads)
+            if (rs.empty() || double(r.first - rs.back().first) >= 0.5 * poll)
+                rs.push_back(r);
+        auto rate = [&](std::size_t i) {
+            return double(rs[i].second - rs[i - 1].second) / double(std::max<std::int64_t>(1, rs[i].first - rs[i - 1].first));
+        };
+        std::int64_t last = -1;
+        std::size_t last_i = 0;
+        const double merge = 2.5 * poll;
+        for (std::size_t i = 2; i + 1 < rs.size(); ++i) {
+            if (rs[i].first < from || rs[i].first > to)
                 continue;
             const double a = rate(i - 1), b = rate(i), c = rate(i + 1);
             const double scale = std::max({std::abs(a), std::abs(b), std::abs(c), 1e-9});
@@ -162,9 +170,9 @@ struct Analysis {
             if (std::abs(b - a) > 0.03 * scale && std::abs(c - a) > 0.03 * scale) {
                 // One new value shows in two reads' rates (the trapezoid's half step, then the
                 // rest): a change at the read after the last one is the same change.
-                if ((last < 0 || double(reads[i].first - last) > merge) && i != last_i + 1)
-                    u.push_back(reads[i].first);
-                last = reads[i].first;
+                if ((last < 0 || double(rs[i].first - last) > merge) && i != last_i + 1)
+                    u.push_back(rs[i].first);
+                last = rs[i].first;
                 last_i = i;
             }
         }
@@ -362,7 +370,8 @@ std::optional<double> periodFromLags(const std::vector<std::int64_t>& updates, s
         const std::int64_t next = i + 1 < edges.size() ? edges[i + 1] : end_ns;
         if (next <= edges[i])
             continue;
-        shortest_quiet = std::min(shortest_quiet, double(next - edges[i]) / 1e6);
+        const double quiet = double(next - edges[i]) / 1e6;
+        shortest_quiet = std::min(shortest_quiet, quiet);
         // The last new value before the next edge: the first may be the edge's own stir (the
         // reads around a load's change come late and the integrated rate wobbles, a few ms
         // after it), or a sampled reading's part of the change before the rest.
@@ -372,9 +381,27 @@ std::optional<double> periodFromLags(const std::vector<std::int64_t>& updates, s
     }
     if (lags.size() < 4 || double(lags.size()) < 0.8 * double(edges.size()))
         return std::nullopt;
-    const auto [lo, hi] = std::minmax_element(lags.begin(), lags.end());
+    // A lag made longer by a late launch (tens of ms, for one edge) would set a range alone.
+    // The quartiles of a uniform [d, d + P) are P/4 in from its ends and P/2 apart, so a lag
+    // farther than that spread beyond them (P/4 past an end) is not the reading's.
+    std::sort(lags.begin(), lags.end());
+    const auto quantile = [&](double q) {
+        const double x = q * double(lags.size() - 1);
+        const std::size_t i = std::size_t(x);
+        const double f = x - double(i);
+        return i + 1 < lags.size() ? lags[i] * (1 - f) + lags[i + 1] * f : lags[i];
+    };
+    const double q1 = quantile(0.25), q3 = quantile(0.75);
+    const double fence = std::max(q3 - q1, 2 * poll_ms);
+    std::vector<double> kept;
+    for (double l : lags)
+        if (l >= q1 - fence && l <= q3 + fence)
+            kept.push_back(l);
+    if (kept.size() < 4)
+        return std::nullopt;
     // The spread of n uniform draws falls short of their range by 1/(n+1) on average.
-    const double spread = (*hi - *lo) * double(lags.size() + 1) / double(lags.size() - 1);
+    const double spread =
+        (kept.back() - kept.front()) * double(kept.size() + 1) / double(kept.size() - 1);
     if (spread >= 0.8 * shortest_quiet)
         return std::nullopt;
     return std::max(spread, poll_ms);
@@ -394,9 +421,17 @@ std::optional<GridFit> periodOnGrid(const std::vector<std::int64_t>& updates, do
 {
     if (updates.size() < 10 || !(p0_ms > 0))
         return std::nullopt;
+    // The candidates are about 15 x span / p0, each a pass over the new values: both bounded
+    // (about 20000 and 512) however long the run, by taking the first new values only.
     std::vector<double> t;
-    for (std::int64_t u : updates)
-        t.push_back(double(u - updates.front()) / 1e6);
+    for (std::int64_t u : updates) {
+        const double x = double(u - updates.front()) / 1e6;
+        if (x > 1333 * p0_ms || t.size() >= 512)
+            break;
+        t.push_back(x);
+    }
+    if (t.size() < 10)
+        return std::nullopt;
     const double span = t.back();
     if (!(span > 3 * p0_ms))
         return std::nullopt;
@@ -566,7 +601,8 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     std::optional<double> grid_jitter_ms;  // where the period came from the grid (below)
     if (an.power) {
         lag_period = periodFromLags(dither_updates, dither_edges, dither_to, read_poll_ms);
-        if (lag_period && *lag_period < 0.5 * period_ms)
+        // A reading that keeps its own time has lags as wide as its intervals: it is not this.
+        if (lag_period && *lag_period < 0.75 * period_ms)
             period_ms = *lag_period;
         else
             lag_period.reset();
