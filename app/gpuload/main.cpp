@@ -8,6 +8,7 @@
 //   joulebench-gpu-load run --seconds S [options]
 #include <jb/base/Clock.h>
 #include <jb/child/ChildServer.h>
+#include <jb/child/Protocol.h>
 #include <joulebench/child.hpp>  // phases: launch and sync
 
 #include <QCommandLineParser>
@@ -376,7 +377,7 @@ int main(int argc, char** argv)
                               if (auto st = load.work(launches); !st)
                                   return jb::Error{st.error()};
                               const std::int64_t t1 = jb::monotonicNs();
-                              std::string ran = "ran=" + std::to_string(t0) + "," + std::to_string(t1);
+                              const std::string ran = jb::formatRan(t0, t1);
                               return jb::ChildBatch{launches, note.empty() ? ran : ran + " " + note};
                           },
                           std::cin, std::cout, std::cerr);

@@ -141,6 +141,30 @@ Result<MarkLine> parseMark(std::string_view line)
     return MarkLine{std::string(w[1])};
 }
 
+std::optional<RanStamps> ranStamps(const DoneLine& d)
+{
+    if (!d.note)
+        return std::nullopt;
+    for (std::string_view w : words(*d.note)) {
+        if (w.substr(0, 4) != "ran=")
+            continue;
+        w.remove_prefix(4);
+        const std::size_t comma = w.find(',');
+        if (comma == std::string_view::npos)
+            return std::nullopt;
+        const auto a = integer(w.substr(0, comma)), b = integer(w.substr(comma + 1));
+        if (!a || !b)
+            return std::nullopt;
+        return RanStamps{*a, *b};
+    }
+    return std::nullopt;
+}
+
+std::string formatRan(std::int64_t start_ns, std::int64_t end_ns)
+{
+    return "ran=" + std::to_string(start_ns) + "," + std::to_string(end_ns);
+}
+
 std::string formatGo(int k)
 {
     return "go " + std::to_string(k) + "\n";

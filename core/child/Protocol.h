@@ -10,6 +10,8 @@
 //   child -> `mark -`      ends the open phase, opens none
 // NAME: 1..64 characters of [A-Za-z0-9_.:/+-] ('/' nests: "train/forward" is inside "train").
 // `done` ends the open phase. The reference never sets the variable, so its children send none.
+// A child may say when its work ran in done's note: the word `ran=<start-ns>,<end-ns>` by
+// CLOCK_MONOTONIC (joulebench-gpu-load does; the reference ignores a note's words).
 #include <jb/base/Result.h>
 
 #include <cstdint>
@@ -45,6 +47,13 @@ Result<MarkLine> parseMark(std::string_view line);
 // A phase name as the convention allows (1..64 of [A-Za-z0-9_.:/+-]); empty where it is, else
 // what is wrong with it.
 std::string markNameProblem(std::string_view name);
+
+// The note's `ran=<start-ns>,<end-ns>` word; nullopt where there is none whole.
+struct RanStamps {
+    std::int64_t start_ns = 0, end_ns = 0;
+};
+std::optional<RanStamps> ranStamps(const DoneLine& d);
+std::string formatRan(std::int64_t start_ns, std::int64_t end_ns);  // "ran=<start>,<end>"
 
 std::string formatGo(int k);  // "go <k>\n"
 std::string formatExit();     // "exit\n"

@@ -2,6 +2,7 @@
 
 #include <jb/base/Clock.h>
 #include <jb/base/Text.h>
+#include <jb/stats/Statistics.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,24 +22,10 @@ namespace {
 
 using Read = std::pair<std::int64_t, std::int64_t>;  // (t_ns, nJ)
 
-double median(std::vector<double> v)
+// Stats' median, 0 for none (a figure characterize reports, where it has no intervals).
+double medianOr0(const std::vector<double>& v)
 {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double sdOf(const std::vector<double>& v)
-{
-    if (v.size() < 2)
-        return 0;
-    const double m = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
-    double s = 0;
-    for (double x : v)
-        s += (x - m) * (x - m);
-    return std::sqrt(s / double(v.size() - 1));
+    return v.empty() ? 0 : median(v);
 }
 
 std::string isoNow()
@@ -147,7 +134,7 @@ struct Analysis {
         std::vector<double> dts;
         for (std::size_t i = 1; i < reads.size(); ++i)
             dts.push_back(double(reads[i].first - reads[i - 1].first));
-        const double poll = median(dts);
+        const double poll = medianOr0(dts);
         // A read soon after another (the poller, late, reads at once) gives a rate over too
         // short a time: the counter's resolution, not its power, and a change where there is
         // none. The rates are over reads at least half a poll apart.
@@ -192,7 +179,7 @@ struct Analysis {
             std::vector<double> w;
             for (std::size_t i = 1; i < in.size(); ++i)
                 w.push_back(double(in[i].second - in[i - 1].second) / double(in[i].first - in[i - 1].first));
-            *noise_sd = sdOf(w);
+            *noise_sd = sampleSd(w);
         }
         return double(in.back().second - in.front().second) / double(in.back().first - in.front().first);
     }
@@ -275,7 +262,7 @@ EdgeResponse respond(const Analysis& a, std::int64_t t_edge, std::int64_t t_end,
     std::vector<double> tail;
     for (std::size_t i = series.size() * 6 / 10; i < series.size(); ++i)
         tail.push_back(series[i].second);
-    const double band = std::max(0.05 * std::abs(step), 3.0 * sdOf(tail));
+    const double band = std::max(0.05 * std::abs(step), 3.0 * sampleSd(tail));
     std::optional<double> settle;
     std::size_t out = 0;
     for (std::size_t i = series.size(); i-- > 0;) {
@@ -370,8 +357,7 @@ std::optional<double> periodFromLags(const std::vector<std::int64_t>& updates, s
         const std::int64_t next = i + 1 < edges.size() ? edges[i + 1] : end_ns;
         if (next <= edges[i])
             continue;
-        const double quiet = double(next - edges[i]) / 1e6;
-        shortest_quiet = std::min(shortest_quiet, quiet);
+        shortest_quiet = std::min(shortest_quiet, double(next - edges[i]) / 1e6);
         // The last new value before the next edge: the first may be the edge's own stir (the
         // reads around a load's change come late and the integrated rate wobbles, a few ms
         // after it), or a sampled reading's part of the change before the rest.
@@ -385,13 +371,7 @@ std::optional<double> periodFromLags(const std::vector<std::int64_t>& updates, s
     // The quartiles of a uniform [d, d + P) are P/4 in from its ends and P/2 apart, so a lag
     // farther than that spread beyond them (P/4 past an end) is not the reading's.
     std::sort(lags.begin(), lags.end());
-    const auto quantile = [&](double q) {
-        const double x = q * double(lags.size() - 1);
-        const std::size_t i = std::size_t(x);
-        const double f = x - double(i);
-        return i + 1 < lags.size() ? lags[i] * (1 - f) + lags[i + 1] * f : lags[i];
-    };
-    const double q1 = quantile(0.25), q3 = quantile(0.75);
+    const double q1 = quantile(lags, 0.25), q3 = quantile(lags, 0.75);
     const double fence = std::max(q3 - q1, 2 * poll_ms);
     std::vector<double> kept;
     for (double l : lags)
@@ -464,7 +444,7 @@ std::optional<GridFit> periodOnGrid(const std::vector<std::int64_t>& updates, do
         double d = std::remainder(kTwoPi * x / best_p - phase, kTwoPi);
         off.push_back(d / kTwoPi * best_p);
     }
-    return GridFit{best_p, sdOf(off)};
+    return GridFit{best_p, sampleSd(off)};
 }
 
 // Clears a load's cancel flag when characterize returns (the load is the caller's).
@@ -595,7 +575,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
                      formatted("%.1f", dithered_s) + " s of load pulses (does the load reach it? " +
                      load.describe() + ")"};
     }
-    double period_ms = median(intervals);
+    double period_ms = medianOr0(intervals);
     // A power reading whose new values follow the load's edges: its period from the lags.
     std::optional<double> lag_period;
     std::optional<double> grid_jitter_ms;  // where the period came from the grid (below)
@@ -612,7 +592,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         say("update period: the reading changes only where the load does; from the lags after the load's edges");
     }
     feeder.next().update_period_ms = period_ms;
-    feeder.next().update_jitter_ms = sdOf(intervals);
+    feeder.next().update_jitter_ms = sampleSd(intervals);
 
     // 2. Steps: long load on and off.
     const double step_s = std::max({12.0 * period_ms / 1e3, std::min(1.5, budget_s / 20), 0.3});
@@ -670,12 +650,12 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         else if (an.power)
             all.insert(all.end(), more.begin(), more.end());
         if (!all.empty()) {
-            period_ms = median(all);
+            period_ms = medianOr0(all);
             intervals.clear();
             for (double d : all)
                 if (d >= 0.5 * period_ms && d <= 1.5 * period_ms)
                     intervals.push_back(d);
-            period_ms = median(intervals);
+            period_ms = medianOr0(intervals);
         } else if (auto g = periodOnGrid(an.updates(dither_from, steps.back().t1_ns + L), period_ms)) {
             // The lags' spread is rough (a dozen edges); the grid the new values keep, fine.
             period_ms = g->period_ms;
@@ -692,7 +672,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         std::vector<double> x;
         for (const auto& e : v)
             x.push_back(e.*f);
-        return median(x);
+        return medianOr0(x);
     };
     std::vector<double> windows;
     for (const auto* v : {&ups, &downs})
@@ -701,7 +681,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
                 windows.push_back(*e.window_ms);
     // A ramp no longer than about one update is a jump, not an average.
     double window_ms = windows.size() >= std::max<std::size_t>(1, (ups.size() + downs.size()) / 2)
-                           ? median(windows)
+                           ? medianOr0(windows)
                            : 0.0;
     if (window_ms < std::max(1.5 * period_ms, 2.0 * double(smooth_ns) / 1e6))
         window_ms = 0;
@@ -719,7 +699,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     {
         CharacterizeFeed& f = feeder.next();
         f.update_period_ms = period_ms;
-        f.update_jitter_ms = grid_jitter_ms ? *grid_jitter_ms : sdOf(intervals);
+        f.update_jitter_ms = grid_jitter_ms ? *grid_jitter_ms : sampleSd(intervals);
         f.idle_w = idle_w;
         f.busy_w = busy_w;
         f.step_up = StepResponse{medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
@@ -764,7 +744,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         }
         double idle_rate_w = idle_w;
         if (per_second.size() >= 2) {
-            const double typical = median(per_second);
+            const double typical = medianOr0(per_second);
             double j = 0, s = 0;
             for (const auto& [dj, ds] : spans)
                 if (dj / ds <= 3 * typical) {
@@ -776,7 +756,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
         }
         double idle_j = 0;
         if (by_update && per_update.size() >= 2)  // whole periods: two published late as one still count two
-            idle_j = median(per_update) * std::max<double>(updates_in > 0 ? 1 : 0,
+            idle_j = medianOr0(per_update) * std::max<double>(updates_in > 0 ? 1 : 0,
                                                            std::round(double(a1->first - a0->first) / 1e6 / period_ms));
         else
             idle_j = idle_rate_w * double(a1->first - a0->first) / 1e9;
@@ -840,12 +820,12 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
     p.note = "measured by joulebench characterize with " + load.describe();
     addCharacterizeCaveat(p, kind);  // the sim counter's figures are its load's: said in every profile
     p.update_period_ms = period_ms;
-    p.update_jitter_ms = grid_jitter_ms ? *grid_jitter_ms : sdOf(intervals);
+    p.update_jitter_ms = grid_jitter_ms ? *grid_jitter_ms : sampleSd(intervals);
     p.step_up = {medianOf(ups, &EdgeResponse::delay_ms), medianOf(ups, &EdgeResponse::settle_ms)};
     p.step_down = {medianOf(downs, &EdgeResponse::delay_ms), settle_down};
     p.averaging_window_ms = window_ms;
     p.coverage.mean = std::accumulate(coverage.begin(), coverage.end(), 0.0) / double(coverage.size());
-    p.coverage.sd = sdOf(coverage);
+    p.coverage.sd = sampleSd(coverage);
     p.coverage.bursts = int(coverage.size());
     p.coverage.burst_ms = burst_ms;
     p.coverage.sensed_fraction.reset();
@@ -862,7 +842,7 @@ Result<CounterProfile> characterize(EnergyCounter& counter, LoadDriver& load, co
                 top.push_back(c);
         // Several bursts alike, not one burst that took a neighbour's energy.
         if (top.size() >= std::max<std::size_t>(2, coverage.size() / 20))
-            p.coverage.sensed_fraction = std::min(1.0, 1.0 / median(top));
+            p.coverage.sensed_fraction = std::min(1.0, 1.0 / medianOr0(top));
     }
     if (auto it = info.find("unit"); it != info.end() && it->is_string()) {
         p.unit = it->get<std::string>();

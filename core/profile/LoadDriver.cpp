@@ -8,44 +8,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
-#include <optional>
-#include <string_view>
 #include <thread>
-#include <utility>
 #include <vector>
 
 namespace jb {
 
 namespace {
-
-// The 'ran=<start-ns>,<end-ns>' word of a done line's note; nullopt where there is none whole.
-std::optional<std::pair<std::int64_t, std::int64_t>> ranStamps(std::string_view note)
-{
-    for (std::size_t at = 0; at < note.size();) {
-        const std::size_t end = std::min(note.find(' ', at), note.size());
-        const std::string_view w = note.substr(at, end - at);
-        at = end + 1;
-        if (w.substr(0, 4) != "ran=")
-            continue;
-        const std::size_t comma = w.find(',');
-        if (comma == std::string_view::npos)
-            return std::nullopt;
-        std::int64_t a = 0, b = 0;
-        const char* p = w.data();
-        const auto ra = std::from_chars(p + 4, p + comma, a);
-        const auto rb = std::from_chars(p + comma + 1, p + w.size(), b);
-        if (ra.ec != std::errc{} || ra.ptr != p + comma || rb.ec != std::errc{} || rb.ptr != p + w.size())
-            return std::nullopt;
-        return std::pair{a, b};
-    }
-    return std::nullopt;
-}
 
 // Sleeps until the monotonic clock reaches t_ns (the last 200 us spinning, for sharp edges), or
 // until stop() is true (looked at every 10 ms at most).
@@ -252,12 +225,10 @@ private:
         // Where the program says when the work ran (joulebench-gpu-load: ran=<start>,<end> by
         // CLOCK_MONOTONIC, this machine's clock for every process), its stamps, if they fall
         // within the exchange.
-        if (d->note)
-            if (auto ran = ranStamps(*d->note); ran && sent <= ran->first && ran->first <= ran->second &&
-                                                 ran->second <= got) {
-                p.t0_ns = ran->first;
-                p.t1_ns = ran->second;
-            }
+        if (auto ran = ranStamps(*d); ran && sent <= ran->start_ns && ran->start_ns <= ran->end_ns && ran->end_ns <= got) {
+            p.t0_ns = ran->start_ns;
+            p.t1_ns = ran->end_ns;
+        }
         return p;
     }
 

@@ -124,6 +124,24 @@ private slots:
         QCOMPARE(QString::fromStdString(formatExit()), QStringLiteral("exit\n"));
     }
 
+    // done's note may say when the work ran; a word that is not whole says nothing.
+    void ranStampsInTheNote()
+    {
+        QCOMPARE(QString::fromStdString(formatRan(12, 345)), QStringLiteral("ran=12,345"));
+        const auto d = parseDone("done 6 1000 " + formatRan(12, 345) + " gpu=Fake_H200");
+        QVERIFY(d);
+        const auto r = ranStamps(*d);
+        QVERIFY(r);
+        QCOMPARE(r->start_ns, std::int64_t(12));
+        QCOMPARE(r->end_ns, std::int64_t(345));
+        for (const char* line : {"done 6 1000", "done 6 1000 gpu=x", "done 6 1000 ran=12", "done 6 1000 ran=12,x",
+                                 "done 6 1000 ran=-1,4", "done 6 1000 ran=,4"}) {
+            const auto e = parseDone(line);
+            QVERIFY(e);
+            QVERIFY2(!ranStamps(*e), line);
+        }
+    }
+
     void quoteEscapesAndShortens()
     {
         QCOMPARE(QString::fromStdString(quoteLine("a\x01z")), QStringLiteral("'a\\x01z'"));
