@@ -1,6 +1,6 @@
-// Fuzz target: the decoder child's protocol lines (jb::parseReady, jb::parseDone,
-// jb::quoteLine), which read whatever a child prints, and jb::parseGo, which the bundled
-// children read from their parent. Each line of the input is tried as each; errors must say
+// Fuzz target: the decoder child's protocol lines (jb::parseReady, jb::parseDone and its note's
+// jb::ranStamps, jb::quoteLine), which read whatever a child prints, and jb::parseGo, which the
+// bundled children read from their parent. Each line of the input is tried as each; errors must say
 // something.
 #include <jb/child/ChildServer.h>
 #include <jb/child/Protocol.h>
@@ -25,7 +25,10 @@ void check(const R& r, const char* what)
 void oneLine(std::string_view line)
 {
     check(jb::parseReady(line), "parseReady");
-    check(jb::parseDone(line), "parseDone");
+    const auto done = jb::parseDone(line);
+    check(done, "parseDone");
+    if (done.ok())
+        (void)jb::ranStamps(*done);  // a note's ran= word: whole or none, never a crash
     check(jb::parseGo(line), "parseGo");
     (void)jb::quoteLine(line);
 }
