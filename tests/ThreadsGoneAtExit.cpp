@@ -16,31 +16,26 @@
 // threads finish ending. The wait is bounded (a thread that never ends, such as a test's own
 // leftover worker, delays exit by at most kMaxWait).
 
-#if defined(__SANITIZE_ADDRESS__)
-#define JB_LEAK_CHECK_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define JB_LEAK_CHECK_AT_EXIT 1
-#endif
-#endif
+#include "Sanitized.h"
 
-#ifdef JB_LEAK_CHECK_AT_EXIT
+#if JB_ADDRESS_SANITIZED
 
 #include <dirent.h>
-#include <time.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace {
 
-constexpr long kMaxWaitMs = 3000;
+constexpr std::chrono::milliseconds kMaxWait{3000};
 
-// Threads of this process: the entries of /proc/self/task (-1 where it cannot be read).
+// Threads of this process: the entries of /proc/self/task (0 where it cannot be read).
 int threadCount()
 {
     DIR* d = opendir("/proc/self/task");
     if (!d)
-        return -1;
+        return 0;
     int n = 0;
     while (const dirent* e = readdir(d))
         if (e->d_name[0] != '.')
@@ -51,13 +46,9 @@ int threadCount()
 
 void waitForEndedThreads()
 {
-    const timespec pause{0, 1000000};  // 1 ms
-    for (long waited = 0; waited < kMaxWaitMs; ++waited) {
-        const int n = threadCount();
-        if (n <= 1)  // this thread alone (or no /proc: nothing to wait on)
-            return;
-        nanosleep(&pause, nullptr);
-    }
+    const auto deadline = std::chrono::steady_clock::now() + kMaxWait;
+    while (threadCount() > 1 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 // Registered before main() runs, so it runs after every exit handler that main() and Qt register
