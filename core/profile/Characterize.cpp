@@ -151,10 +151,19 @@ struct Analysis {
         for (std::size_t i = 2; i + 1 < rs.size(); ++i) {
             if (rs[i].first < from || rs[i].first > to)
                 continue;
-            const double a = rate(i - 1), b = rate(i), c = rate(i + 1);
+            // The rate before: the median of the last three (one read stamped late, its call
+            // slow on a loaded machine or under a sanitizer, makes one rate too high and the
+            // next as much too low, +-4% at a 2 ms poll: neither is the level).
+            std::vector<double> before;
+            for (std::size_t k = i - 1; k >= 1 && k + 3 >= i; --k)
+                before.push_back(rate(k));
+            const double a = median(before), b = rate(i), c = rate(i + 1);
             const double scale = std::max({std::abs(a), std::abs(b), std::abs(c), 1e-9});
-            // A change that persists (the next rate also differs): not one read's timing jitter.
-            if (std::abs(b - a) > 0.03 * scale && std::abs(c - a) > 0.03 * scale) {
+            // A change that persists: the next rate also differs, and to the same side (a late
+            // stamp's pair lies to both sides of the level). Read-timing jitter taken for new
+            // values kept every tenth read of a steady reading and ended the dither before it
+            // saw enough edges.
+            if (std::abs(b - a) > 0.03 * scale && std::abs(c - a) > 0.03 * scale && (b > a) == (c > a)) {
                 // One new value shows in two reads' rates (the trapezoid's half step, then the
                 // rest): a change at the read after the last one is the same change.
                 if ((last < 0 || double(rs[i].first - last) > merge) && i != last_i + 1)
@@ -395,8 +404,9 @@ struct GridFit {
 // Refines a rough period p0 by the grid a reading publishes on: its new values fall on t0 + nP
 // (however many updates there were between them), so P is where their phases line up best. It
 // is looked for within [0.75, 1.35] x p0, which holds neither half nor twice a period p0 came
-// near; nullopt with fewer than 10 new values or where they line up weakly (a resultant under
-// 0.75 of its most: the new values keep no grid there, as a reading that changes at any read).
+// near, then at its multiples (p0 a half or a third of the period); nullopt with fewer than 10
+// new values or where they line up weakly (a resultant under 0.75 of its most: the new values
+// keep no grid there, as a reading that changes at any read).
 std::optional<GridFit> periodOnGrid(const std::vector<std::int64_t>& updates, double p0_ms)
 {
     if (updates.size() < 10 || !(p0_ms > 0))
@@ -437,6 +447,15 @@ std::optional<GridFit> periodOnGrid(const std::vector<std::int64_t>& updates, do
     }
     if (best_r < 0.75)
         return std::nullopt;
+    // A grid of P holds every new value of a grid of kP too (a sampled reading's 40 ms grid was
+    // found as 20.0 from lags that gave 19): the reading's grid is the widest that holds them as
+    // well, a few of its periods within the span.
+    for (int k = 8; k >= 2; --k) {
+        if (3 * k * best_p < span && resultant(k * best_p) >= std::max(0.75, 0.9 * best_r)) {
+            best_p *= k;
+            break;
+        }
+    }
     double phase = 0;
     resultant(best_p, &phase);
     std::vector<double> off;

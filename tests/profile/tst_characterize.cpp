@@ -1,6 +1,7 @@
 // `characterize` against the fake zone in each of its modes (tests/clients/CounterModes.h): it
 // recovers the modelled update period, averaging window and sensed fraction within 10%, and an
 // exact counter's full coverage of short bursts. Short modelled periods keep it fast.
+#include <jb/base/Clock.h>
 #include <jb/counters/CounterRegistry.h>
 #include <jb/profile/Characterize.h>
 
@@ -11,8 +12,12 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace jb;
@@ -36,6 +41,60 @@ bool within(double got, double want, double rel)
 {
     return std::abs(got - want) <= rel * want;
 }
+
+
+// A slow load in this process: each pulse whole passes of 100 ms (a slow GPU's), its edges
+// as they were; `busy` while it works.
+class SlowPassLoad : public LoadDriver {
+public:
+    std::atomic<bool> busy{false};
+    Result<Pulse> pulse(double ms) override
+    {
+        const int passes = std::max(1, int(std::ceil(ms / 100.0 - 1e-9)));
+        Pulse p;
+        p.t0_ns = monotonicNs();
+        busy.store(true);
+        std::this_thread::sleep_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(100 * passes));
+        busy.store(false);
+        p.t1_ns = monotonicNs();
+        return p;
+    }
+    double shortestMs() const override { return 100.0; }
+    std::string describe() const override { return "slow passes (in-process)"; }
+};
+
+// An instant power field (100 W idle, 600 W under the load) integrated by its reader, as the
+// NVML reader does, exact at any read; but one call in `every` returns 0.2-0.8 ms after it
+// sampled (a call slow on a loaded machine): that read is stamped late, so that its rate and
+// the next lie to both sides of the level while the reading did not change.
+class LateStampedPower : public EnergyCounter {
+public:
+    LateStampedPower(const SlowPassLoad& load, int every) : load_(load), every_(every) {}
+    std::string spec() const override { return "nvml-power:0"; }
+    nlohmann::ordered_json info() const override { return {{"kind", "nvml-power"}, {"reading", "instant"}}; }
+    Result<std::int64_t> readNj() override
+    {
+        const std::int64_t t = monotonicNs();
+        const double w = load_.busy.load() ? 600.0 : 100.0;
+        if (last_t_ > 0)
+            nj_ += 0.5 * (w + last_w_) * double(t - last_t_);  // W x ns = nJ
+        last_t_ = t;
+        last_w_ = w;
+        if (++calls_ % every_ == 0)
+            std::this_thread::sleep_for(
+                std::chrono::microseconds(std::uniform_int_distribution<int>(200, 800)(rng_)));
+        return std::int64_t(nj_);
+    }
+
+private:
+    const SlowPassLoad& load_;
+    int every_;
+    std::mt19937 rng_{11};
+    int calls_ = 0;
+    std::int64_t last_t_ = 0;
+    double last_w_ = 0;
+    double nj_ = 0;
+};
 
 }  // namespace
 
@@ -153,6 +212,37 @@ private slots:
             const std::string second = attempt();
             QVERIFY2(second.empty(), second.c_str());
         }
+    }
+
+    // A reading that changes only where a slow load does, some of whose reads are stamped late:
+    // a late read's pair of rates is not a new value. Where it was taken for one (every tenth
+    // read or so under a sanitizer on 2 cores), the dither ended before it saw enough of the
+    // load's edges and the period came out as the late reads' intervals, 25-250 ms.
+    void lateStampedReadsAreNotNewValues()
+    {
+        std::string why;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            SlowPassLoad load;
+            LateStampedPower counter(load, 13);
+            CharacterizeOptions co;
+            co.seconds = 5;
+            co.seed = 5;
+            co.host = "test-host";
+            auto p = characterize(counter, load, co);
+            if (!p) {
+                why = p.error();
+            } else if (p->kind != CounterKind::NvmlPowerInstant) {
+                why = "kind";
+            } else if (p->update_period_ms < 1.5 || p->update_period_ms > 10) {
+                // Exact at any read, polled every 2 ms: its lags after the load's edges are a poll
+                // or two (2-6 ms under a sanitizer on a loaded machine).
+                why = "update period " + std::to_string(p->update_period_ms) + " ms";
+            } else {
+                return;
+            }
+            qWarning("measurement %d missed: %s", attempt + 1, why.c_str());
+        }
+        QFAIL(why.c_str());
     }
 
     void aLoadThatDoesNotReachTheCounterIsNamed()
