@@ -623,12 +623,24 @@ void Session::endRun()
 
 void Session::readMirrorProbes()
 {
+    // A row is the probes read back to back. A counter that ticks between two of those reads
+    // (a 1 ms RAPL tick, or this thread losing the CPU mid-row on a loaded machine) makes a
+    // mirror's advances differ in that row and the next: the first probe is read again after
+    // the others, and a row in which it moved is read once more (three tries, then kept).
     std::vector<std::int64_t> row;
-    for (MirrorProbe& p : mirror_probes_) {
-        auto v = p.counter->readNj();
-        if (!v)
-            return;  // a failed read: the sampler reports it; this probe row is left out
-        row.push_back(*v);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        row.clear();
+        for (MirrorProbe& p : mirror_probes_) {
+            auto v = p.counter->readNj();
+            if (!v)
+                return;  // a failed read: the sampler reports it; this probe row is left out
+            row.push_back(*v);
+        }
+        auto again = mirror_probes_.front().counter->readNj();
+        if (!again)
+            return;
+        if (*again == row.front())
+            break;
     }
     mirror_reads_.push_back(std::move(row));
 }
