@@ -142,9 +142,11 @@ struct Analysis {
         for (const Read& r : reads)
             if (rs.empty() || double(r.first - rs.back().first) >= 0.5 * poll)
                 rs.push_back(r);
-        auto rate = [&](std::size_t i) {
-            return double(rs[i].second - rs[i - 1].second) / double(std::max<std::int64_t>(1, rs[i].first - rs[i - 1].first));
-        };
+        // rate[i]: over rs[i - 1] to rs[i] (rate[0] unused).
+        std::vector<double> rate(rs.size(), 0.0);
+        for (std::size_t i = 1; i < rs.size(); ++i)
+            rate[i] = double(rs[i].second - rs[i - 1].second) /
+                double(std::max<std::int64_t>(1, rs[i].first - rs[i - 1].first));
         std::int64_t last = -1;
         std::size_t last_i = 0;
         const double merge = 2.5 * poll;
@@ -154,10 +156,9 @@ struct Analysis {
             // The rate before: the median of the last three (one read stamped late, its call
             // slow on a loaded machine or under a sanitizer, makes one rate too high and the
             // next as much too low, +-4% at a 2 ms poll: neither is the level).
-            std::vector<double> before;
-            for (std::size_t k = i - 1; k >= 1 && k + 3 >= i; --k)
-                before.push_back(rate(k));
-            const double a = median(before), b = rate(i), c = rate(i + 1);
+            const auto at = [&](std::size_t k) { return rate.begin() + std::ptrdiff_t(k); };
+            const double a = median(std::vector<double>(at(i >= 4 ? i - 3 : 1), at(i)));
+            const double b = rate[i], c = rate[i + 1];
             const double scale = std::max({std::abs(a), std::abs(b), std::abs(c), 1e-9});
             // A change that persists: the next rate also differs, and to the same side (a late
             // stamp's pair lies to both sides of the level). Read-timing jitter taken for new
